@@ -1,0 +1,96 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "content",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "content", targets: ["content"]),
+        .library(name: "ContentKit", targets: ["ContentKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        // The system libyaml: the only YAML parser the project uses.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // YAML text → positioned node tree → any `Decodable`; knows nothing of `content`.
+        .target(name: "ContentYAML", dependencies: ["CYAML"]),
+        // The order-preserving JSON document every result is made of, and its parser.
+        .target(name: "ContentJSON"),
+        // The plugin core: `ContentBackend`, `BackendPlugin`, the registry, results, errors, redaction.
+        .target(
+            name: "ContentCore",
+            dependencies: ["ContentJSON", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Finding, reading and resolving `content.yaml`.
+        .target(name: "ContentConfig", dependencies: ["ContentCore", "ContentYAML"]),
+        // The HTTP transport every backend sends through, on AsyncHTTPClient.
+        .target(
+            name: "ContentHTTP",
+            dependencies: [
+                "ContentCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The composition root: the built-in plugin registry and a session that turns config into backends.
+        .target(name: "ContentKit", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
+        // What every command shares: global options, the exit-status table, error reporting.
+        .target(
+            name: "ContentCommandLine",
+            dependencies: [
+                "ContentCore", "ContentConfig", "ContentKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The `content` executable: parses arguments and hands off.
+        .executableTarget(
+            name: "content",
+            dependencies: [
+                "ContentCommandLine", "ContentKit", "ContentConfig", "ContentCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
+        .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
+        .testTarget(name: "ContentCoreTests", dependencies: ["ContentCore"]),
+        .testTarget(name: "ContentConfigTests", dependencies: ["ContentConfig", "ContentCore", "ContentKit"]),
+        .testTarget(
+            name: "ContentHTTPTests",
+            dependencies: [
+                "ContentHTTP", "ContentCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ContentCommandLineTests",
+            dependencies: ["ContentCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
+    ]
+)
+
+// Leaked imports and implicit existentials are compile errors everywhere.
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+}

@@ -1,0 +1,64 @@
+public import ArgumentParser
+public import ContentCore
+
+/// The exit codes of `content`: the only place their numbers are written.
+///
+/// | code | meaning |
+/// |-----:|---------|
+/// | 0 | success |
+/// | 1 | unexpected failure (a bug) |
+/// | 2 | usage: bad flags or arguments |
+/// | 3 | configuration |
+/// | 4 | transport: DNS, connect, TLS, timeout |
+/// | 5 | HTTP error status from the server |
+/// | 6 | the server answered but the operation failed |
+/// | 7 | malformed input data |
+/// | 130 | interrupted |
+public enum ExitStatus {
+    /// The code for a failure category.
+    ///
+    /// - Parameter category: The category.
+    /// - Returns: The exit code.
+    public static func code(for category: FailureCategory) -> Int32 {
+        switch category {
+        case .unexpected: return 1
+        case .usage: return 2
+        case .configuration: return 3
+        case .transport: return 4
+        case .httpStatus: return 5
+        case .operationFailed: return 6
+        case .malformedInput: return 7
+        case .interrupted: return 130
+        }
+    }
+
+    /// The code for any error a command or the argument parser throws.
+    ///
+    /// ArgumentParser's own codes are kept except `EX_USAGE` (64), which becomes 2 as for every
+    /// other usage mistake; an `ExitCode` thrown by a command is kept as it is.
+    ///
+    /// - Parameters:
+    ///   - error: The error.
+    ///   - command: The root command, whose parser classifies its own errors.
+    /// - Returns: The exit code.
+    public static func code(for error: any Error, command: any ParsableCommand.Type) -> Int32 {
+        if let exit = error as? ExitCode { return exit.rawValue }
+        if let failure = error as? any ContentFailure { return code(for: failure.category) }
+        let parserCode = command.exitCode(for: error).rawValue
+        return parserCode == ExitCode.validationFailure.rawValue ? code(for: .usage) : parserCode
+    }
+
+    /// A table of the codes, for `--help`.
+    public static let helpTable = """
+        Exit codes:
+          0    success
+          1    unexpected failure (please report it)
+          2    usage: bad flags or arguments
+          3    configuration: missing or invalid content.yaml, unknown backend
+          4    transport: DNS, connect, TLS, timeout
+          5    HTTP error status from the server
+          6    the server answered but the operation failed (GraphQL errors, partial data)
+          7    malformed input data (a JSON or NDJSON file or stdin)
+          130  interrupted
+        """
+}

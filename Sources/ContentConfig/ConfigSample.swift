@@ -1,0 +1,27 @@
+/// An example configuration, shown by `content config --help` and checked by the tests, so it cannot go stale.
+public enum ConfigSample {
+    /// The example YAML.
+    public static let yaml = """
+        # content.yaml: backends by name; secrets come from the environment.
+        defaults:
+          output: table        # table | json | ndjson | csv | tsv | markdown
+          timeout: 30s         # the longest one operation may take
+          retries: 2           # retries of idempotent requests (GET, PUT, DELETE)
+          maxResponseSize: 256MiB
+
+        backends:
+          wknd:
+            type: aem
+            url: https://publish-p123-e456.adobeaemcloud.com
+            configuration: wknd-shared
+            auth: { type: token, token: "${AEM_TOKEN}" }
+          movies-app:
+            type: dataconnect
+            workspace: ./dataconnect
+            project: my-firebase-project
+          mfp:
+            type: resource
+            url: https://mfp.example.com/mfp/api
+            auth: { type: bearer, token: "${MFP_TOKEN:-}" }
+        """
+}

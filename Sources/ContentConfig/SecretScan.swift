@@ -1,0 +1,68 @@
+internal import ContentYAML
+internal import Foundation
+
+/// Finds the secrets in a backend section by key name, without knowing the plugin's schema.
+///
+/// A key whose name says credential (`token`, `password`, `clientSecret`, `apiKey`, …) holds a secret;
+/// its interpolated value is collected for redaction, and when it is written inline rather than as
+/// `${VAR}` its place is noted for the permission warning. `tokenFile`-style keys name a file whose
+/// contents are the secret.
+struct SecretScan {
+    let decoder: YAMLDecoder
+    let file: String
+    let baseDirectory: String
+    private(set) var secrets: [String] = []
+    private(set) var inlinePlaces: [String] = []
+
+    init(decoder: YAMLDecoder, file: String, baseDirectory: String) {
+        self.decoder = decoder
+        self.file = file
+        self.baseDirectory = baseDirectory
+    }
+
+    private static let secretWords = [
+        "token", "password", "passwd", "secret", "apikey", "api_key", "credential", "passphrase",
+    ]
+
+    static func isSecretKey(_ key: String) -> Bool {
+        let lowered = key.lowercased()
+        if lowered.hasSuffix("command") || lowered.hasSuffix("url") { return false }
+        return lowered == "key" || secretWords.contains { lowered.contains($0) }
+    }
+
+    mutating func visit(_ node: YAMLNode, path: [String]) {
+        switch node.kind {
+        case .scalar:
+            break
+        case .sequence(let items):
+            for item in items { visit(item, path: path) }
+        case .mapping(let entries):
+            for entry in entries {
+                let entryPath = path + [entry.key]
+                guard case .scalar(let scalar) = entry.value.kind, !scalar.isNull else {
+                    visit(entry.value, path: entryPath)
+                    continue
+                }
+                guard Self.isSecretKey(entry.key) else { continue }
+                let value = try? decoder.decode(String.self, from: entry.value, file: file)
+                if entry.key.lowercased().hasSuffix("file") {
+                    if let value, let contents = readSecretFile(value) { secrets.append(contents) }
+                    continue
+                }
+                if let value, !value.isEmpty { secrets.append(value) }
+                if !scalar.value.contains("${") {
+                    inlinePlaces.append("\(entryPath.joined(separator: ".")) at \(entry.value.mark)")
+                }
+            }
+        }
+    }
+
+    private func readSecretFile(_ path: String) -> String? {
+        let resolved = path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
+        guard let data = FileManager.default.contents(atPath: resolved), data.count <= 1 << 16,
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

@@ -1,0 +1,9 @@
+public import ContentCore
+
+/// The backend plugins built into `content`.
+public enum BuiltInBackends {
+    /// Every plugin this build includes.
+    ///
+    /// Adding a backend is one module and one line here.
+    public static let registry = BackendRegistry([])
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import ContentCommandLine
+import ContentCore
+import ContentKit
+import Foundation
+
+/// The root command, `content`.
+///
+/// It lists the subcommands and maps every failure to an exit code.
+@main
+struct ContentCommand: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "content",
+            abstract: "Query headless content backends and render what they return.",
+            discussion: """
+                Backends are configured by name in content.yaml; `content config --help` shows the format.
+                Data goes to stdout, diagnostics to stderr.
+
+                \(ExitStatus.helpTable)
+                """,
+            version: ContentVersion.current,
+            subcommands: [BackendsCommand.self, ConfigCommand.self] + contributedCommands
+        )
+    }
+
+    /// The commands of every built-in plugin that contributes some.
+    private static var contributedCommands: [any ParsableCommand.Type] {
+        BuiltInBackends.registry.entries.flatMap { ($0.plugin as? any CommandContributing.Type)?.commands ?? [] }
+    }
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = ExitStatus.code(for: error, command: self)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == 0 {
+                    print(message)
+                } else {
+                    StandardError.write(message)
+                }
+            }
+            Foundation.exit(code)
+        }
+    }
+}
