@@ -12,6 +12,7 @@ public struct ConfigError: ContentFailure, Hashable {
         case unknownBackend(name: String, known: [String], file: String?)
         case ambiguousBackend(type: String, candidates: [String])
         case noBackend(type: String, file: String?)
+        case wrongBackendType(name: String, type: String, expected: String)
     }
 
     private let code: Code
@@ -100,6 +101,17 @@ public struct ConfigError: ContentFailure, Hashable {
         ConfigError(code: .noBackend(type: type, file: file))
     }
 
+    /// `--backend NAME` names a backend of another type than the command needs.
+    ///
+    /// - Parameters:
+    ///   - name: The backend's name.
+    ///   - type: Its type.
+    ///   - expected: The type the command needs.
+    /// - Returns: The error.
+    public static func wrongBackendType(_ name: String, type: String, expected: String) -> ConfigError {
+        ConfigError(code: .wrongBackendType(name: name, type: type, expected: expected))
+    }
+
     /// What failed, where, and what to do.
     public var description: String {
         switch code {
@@ -124,6 +136,9 @@ public struct ConfigError: ContentFailure, Hashable {
         case .noBackend(let type, let file):
             let place = file.map { " in \($0)" } ?? ""
             return "no backend of type '\(type)' is configured\(place); add one under `backends:` with `type: \(type)`"
+        case .wrongBackendType(let name, let type, let expected):
+            return "backend '\(name)' is of type '\(type)', but this command needs a '\(expected)' backend; "
+                + "`content backends` lists them"
         }
     }
 }

@@ -34,14 +34,15 @@ public struct ConfigLoader: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .unreadable(location.path, reason: "the file is not UTF-8 text")
         }
-        var (configuration, inlinePlaces) = try read(text: text, file: location.path)
+        var (configuration, inlineSecrets) = try read(text: text, file: location.path)
         configuration.location = location
-        if let inline = inlinePlaces.first, Self.isReadableByOthers(location.path) {
+        if let inline = inlineSecrets.first, Self.isReadableByOthers(location.path) {
             configuration.warnings.append(
                 Diagnostic(
                     .warning,
-                    "\(location.path) holds an inline secret (\(inline)) and can be read by group or others; "
-                        + "run `chmod 600 \(location.path)`, or move the secret to the environment: token: \"${AEM_TOKEN}\"",
+                    "\(location.path) holds an inline secret (\(inline.keyPath) at \(inline.mark)) and can be read "
+                        + "by group or others; run `chmod 600 \(location.path)`, or move the secret to the environment: "
+                        + "\(inline.key): \"${\(inline.suggestedVariable)}\"",
                     at: location.path
                 )
             )
@@ -60,9 +61,9 @@ public struct ConfigLoader: Sendable {
         try read(text: text, file: file).configuration
     }
 
-    /// The configuration, and where its inline secrets are (`key.path at line:column`).
+    /// The configuration, and where its inline secrets are.
     private func read(text: String, file: String) throws(ConfigError) -> (
-        configuration: ContentConfiguration, inlineSecretPlaces: [String]
+        configuration: ContentConfiguration, inlineSecrets: [InlineSecret]
     ) {
         let decoder = YAMLDecoder(environment: environment)
         let root: YAMLNode?
@@ -82,7 +83,7 @@ public struct ConfigLoader: Sendable {
             ((file as NSString).deletingLastPathComponent as String).isEmpty
             ? "." : (file as NSString).deletingLastPathComponent
         var backends: [ConfiguredBackend] = []
-        var inlinePlaces: [String] = []
+        var inlineSecrets: [InlineSecret] = []
         for entry in user.backends {
             let keyPath = ["backends", entry.name]
             guard Self.isValidName(entry.name) else {
@@ -98,7 +99,7 @@ public struct ConfigLoader: Sendable {
             let (typeName, typeMark) = try Self.typeName(of: entry, file: file)
             var scan = SecretScan(decoder: decoder, file: file, baseDirectory: baseDirectory)
             scan.visit(entry.node, path: keyPath)
-            inlinePlaces += scan.inlinePlaces
+            inlineSecrets += scan.inlineSecrets
             backends.append(
                 ConfiguredBackend(
                     name: entry.name,
@@ -123,7 +124,7 @@ public struct ConfigLoader: Sendable {
             warnings: [],
             secrets: backends.flatMap(\.secrets)
         )
-        return (configuration, inlinePlaces)
+        return (configuration, inlineSecrets)
     }
 
     private static func typeName(of entry: UserConfig.BackendEntry, file: String) throws(ConfigError) -> (

@@ -12,7 +12,7 @@ struct SecretScan {
     let file: String
     let baseDirectory: String
     private(set) var secrets: [String] = []
-    private(set) var inlinePlaces: [String] = []
+    private(set) var inlineSecrets: [InlineSecret] = []
 
     init(decoder: YAMLDecoder, file: String, baseDirectory: String) {
         self.decoder = decoder
@@ -27,7 +27,7 @@ struct SecretScan {
     static func isSecretKey(_ key: String) -> Bool {
         let lowered = key.lowercased()
         if lowered.hasSuffix("command") || lowered.hasSuffix("url") { return false }
-        return lowered == "key" || secretWords.contains { lowered.contains($0) }
+        return lowered.hasSuffix("key") || secretWords.contains { lowered.contains($0) }
     }
 
     mutating func visit(_ node: YAMLNode, path: [String]) {
@@ -50,8 +50,12 @@ struct SecretScan {
                     continue
                 }
                 if let value, !value.isEmpty { secrets.append(value) }
-                if !scalar.value.contains("${") {
-                    inlinePlaces.append("\(entryPath.joined(separator: ".")) at \(entry.value.mark)")
+                // Single-quoted scalars are literal, so `'${TOKEN}'` is an inline secret too.
+                let interpolated = scalar.style != .singleQuoted && scalar.value.contains("${")
+                if !interpolated, !scalar.value.isEmpty {
+                    inlineSecrets.append(
+                        InlineSecret(keyPath: entryPath.joined(separator: "."), key: entry.key, mark: entry.value.mark)
+                    )
                 }
             }
         }
@@ -64,5 +68,22 @@ struct SecretScan {
         else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
+    }
+}
+
+/// A secret written into the file itself.
+struct InlineSecret {
+    var keyPath: String
+    var key: String
+    var mark: YAMLMark
+
+    /// The variable name to suggest instead: `clientSecret` → `CLIENT_SECRET`.
+    var suggestedVariable: String {
+        var name = ""
+        for character in key {
+            if character.isUppercase, !name.isEmpty { name += "_" }
+            name += character.isLetter || character.isNumber ? character.uppercased() : "_"
+        }
+        return name
     }
 }

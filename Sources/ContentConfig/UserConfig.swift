@@ -41,6 +41,13 @@ public struct UserConfig: Decodable, Sendable {
                     debugDescription: "expected 0 to 10 retries, found \(retries)"
                 )
             }
+            if let maxResponseSize, maxResponseSize.bytes <= 0 {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .maxResponseSize,
+                    in: container,
+                    debugDescription: "the response size cap must be larger than zero"
+                )
+            }
             if let timeout, timeout.duration <= .zero {
                 throw DecodingError.dataCorruptedError(
                     forKey: .timeout,
@@ -84,23 +91,25 @@ public struct UserConfig: Decodable, Sendable {
         case defaults, backends
     }
 
-    /// The `backends:` mapping in file order, each section captured whole.
+    /// The `backends:` mapping in file order, each section captured whole with the position of its name.
     private struct Backends: Decodable {
         var entries: [BackendEntry] = []
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: NameKey.self)
-            for key in container.allKeys {
-                let node = try container.decode(YAMLNode.self, forKey: key)
-                entries.append(BackendEntry(name: key.stringValue, nameMark: node.mark, node: node))
+            let node = try YAMLNode(from: decoder)
+            switch node.kind {
+            case .mapping(let mapping):
+                entries = mapping.map { BackendEntry(name: $0.key, nameMark: $0.keyMark, node: $0.value) }
+            case .scalar(let scalar) where scalar.isNull:
+                entries = []
+            default:
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "expected a mapping of backend names to settings, found \(node.kindName)"
+                    )
+                )
             }
         }
-    }
-
-    private struct NameKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -5,7 +5,8 @@ public import ContentYAML
 public struct YAMLConfigSection: ConfigSection {
     /// The section without its `type` key, which the registry has already read.
     let node: YAMLNode
-    let file: String
+    /// The configuration file, as errors name it.
+    public let file: String
     let keyPath: [String]
     let environment: [String: String]
 

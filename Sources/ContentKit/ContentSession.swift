@@ -73,7 +73,7 @@ public struct ContentSession: Sendable {
                 ? "this build has no backend plugins" : "built-in types: \(known.joined(separator: ", "))")
         throw .unknownBackendType(
             YAMLError(
-                file: configuration.location?.path ?? "configuration",
+                file: backend.section.file,
                 mark: backend.typeMark,
                 keyPath: "backends.\(backend.name).type",
                 message: "unknown backend type '\(backend.typeName)'",
@@ -109,8 +109,7 @@ public struct ContentSession: Sendable {
         if let name {
             let backend = try configuration.backend(named: name)
             guard backend.typeName == type else {
-                throw .unknownBackend(
-                    name, known: configuration.backends.filter { $0.typeName == type }.map(\.name), file: file)
+                throw .wrongBackendType(name, type: backend.typeName, expected: type)
             }
             return backend
         }

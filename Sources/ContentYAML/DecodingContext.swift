@@ -11,8 +11,14 @@ final class DecodingContext {
         var enumerated = false
     }
 
-    /// Keyed by rendered path; an alias reached twice is the same mapping by the same path.
+    /// Keyed by path identity; an alias reached twice is the same mapping by the same path.
     private var visited: [String: VisitedMapping] = [:]
+
+    /// A path's identity: unlike its rendering, keys holding `.` or `[` cannot collide.
+    private func identity(_ path: [any CodingKey]) -> String {
+        path.map { ($0 as? YAMLKey)?.isIndex == true ? "#\($0.stringValue)" : "=" + $0.stringValue }
+            .joined(separator: "\u{1F}")
+    }
 
     init(file: String, environment: [String: String], prefix: [String]) {
         self.file = file
@@ -21,16 +27,16 @@ final class DecodingContext {
     }
 
     func visit(_ entries: [YAMLMappingEntry], at path: [any CodingKey]) {
-        let id = render(path)
+        let id = identity(path)
         if visited[id] == nil { visited[id] = VisitedMapping(entries: entries, path: path) }
     }
 
     func ask(_ key: String, at path: [any CodingKey]) {
-        visited[render(path)]?.asked.insert(key)
+        visited[identity(path)]?.asked.insert(key)
     }
 
     func enumerate(at path: [any CodingKey]) {
-        visited[render(path)]?.enumerated = true
+        visited[identity(path)]?.enumerated = true
     }
 
     /// The earliest key in the document that no type asked for.
@@ -59,7 +65,7 @@ final class DecodingContext {
     func render(_ path: [any CodingKey]) -> String {
         var text = prefix.joined(separator: ".")
         for key in path {
-            if let index = key.intValue {
+            if let index = (key as? YAMLKey)?.index {
                 text += "[\(index)]"
             } else {
                 text += text.isEmpty ? key.stringValue : "." + key.stringValue
@@ -94,7 +100,11 @@ final class DecodingContext {
             case .mapping:
                 if let entry = node.entry(key.stringValue) { node = entry.value }
             case .sequence(let items):
-                if let index = key.intValue, items.indices.contains(index) { node = items[index] }
+                if let index = key.intValue ?? Int(key.stringValue.replacing("Index ", with: "")),
+                    items.indices.contains(index)
+                {
+                    node = items[index]
+                }
             case .scalar:
                 break
             }
@@ -103,14 +113,19 @@ final class DecodingContext {
     }
 }
 
-/// A coding key made from text or an index.
+/// A coding key made from text or a sequence index.
+///
+/// Only keys made here are indexes: Swift gives a dictionary key such as `"404"` an `intValue` too,
+/// and that must still render as `.404`, not `[404]`.
 struct YAMLKey: CodingKey {
     var stringValue: String
     var intValue: Int?
+    let isIndex: Bool
 
     init(_ string: String) {
         stringValue = string
         intValue = nil
+        isIndex = false
     }
 
     init(stringValue: String) { self.init(stringValue) }
@@ -118,5 +133,8 @@ struct YAMLKey: CodingKey {
     init(intValue: Int) {
         stringValue = "\(intValue)"
         self.intValue = intValue
+        isIndex = true
     }
+
+    var index: Int? { isIndex ? intValue : nil }
 }

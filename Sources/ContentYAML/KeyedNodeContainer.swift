@@ -29,7 +29,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { entry(key) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let entry = entry(key) else { return true }
+        let entry = try required(key)
         if case .scalar(let scalar) = entry.value.kind { return scalar.isNull }
         return false
     }

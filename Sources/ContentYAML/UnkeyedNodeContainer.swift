@@ -26,7 +26,10 @@ struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, case .scalar(let scalar) = items[currentIndex].kind, scalar.isNull else { return false }
+        guard !isAtEnd else {
+            throw decoder.context.error("expected more than \(items.count) items", at: decoder.node, path: codingPath)
+        }
+        guard case .scalar(let scalar) = items[currentIndex].kind, scalar.isNull else { return false }
         currentIndex += 1
         return true
     }

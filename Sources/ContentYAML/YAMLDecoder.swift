@@ -49,7 +49,7 @@ public struct YAMLDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - type: The type to decode.
-    ///   - node: The node; `nil` stands for an empty mapping.
+    ///   - node: The node; `nil`, or a null document root, stands for an empty mapping.
     ///   - file: The file name errors mention.
     ///   - keyPath: The keys leading to `node`, so that errors show the full path.
     /// - Returns: The decoded value.
@@ -60,7 +60,10 @@ public struct YAMLDecoder: Sendable {
         file: String,
         keyPath: [String] = []
     ) throws(YAMLError) -> T {
-        let root = node ?? YAMLNode(.mapping([]), at: YAMLMark(line: 1, column: 1))
+        var root = node ?? YAMLNode(.mapping([]), at: YAMLMark(line: 1, column: 1))
+        if keyPath.isEmpty, case .scalar(let scalar) = root.kind, scalar.isNull {
+            root = YAMLNode(.mapping([]), at: root.mark)
+        }
         let context = DecodingContext(file: file, environment: environment, prefix: keyPath)
         let decoder = NodeDecoder(node: root, codingPath: [], context: context)
         let value: T

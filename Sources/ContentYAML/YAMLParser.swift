@@ -45,7 +45,7 @@ public struct YAMLParser: Sendable {
             var event = yaml_event_t()
             while true {
                 guard yaml_parser_parse(parser, &event) == 1 else {
-                    throw Self.parserError(parser.pointee, file: file)
+                    throw Self.parserError(parser.pointee, file: file, text: buffer)
                 }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { break }
@@ -55,14 +55,35 @@ public struct YAMLParser: Sendable {
         }
     }
 
-    private static func parserError(_ parser: yaml_parser_t, file: String) -> YAMLError {
+    private static func parserError(
+        _ parser: yaml_parser_t,
+        file: String,
+        text: UnsafeBufferPointer<UInt8>
+    ) -> YAMLError {
         let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
         var message = problem
         if let context = parser.context.map({ String(cString: $0) }) {
             message = "\(problem) \(context) started at \(Self.mark(parser.context_mark))"
         }
-        let mark = Self.mark(parser.problem_mark)
+        // Reader errors (bad encoding, control characters) carry a byte offset, not a mark.
+        let mark =
+            parser.error == YAML_READER_ERROR
+            ? Self.mark(atOffset: parser.problem_offset, in: text) : Self.mark(parser.problem_mark)
         return YAMLError(file: file, mark: mark, message: message)
+    }
+
+    private static func mark(atOffset offset: Int, in text: UnsafeBufferPointer<UInt8>) -> YAMLMark {
+        var line = 1
+        var column = 1
+        for byte in text.prefix(offset) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return YAMLMark(line: line, column: column)
     }
 
     fileprivate static func mark(_ mark: yaml_mark_t) -> YAMLMark {

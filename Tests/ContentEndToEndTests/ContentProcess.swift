@@ -1,0 +1,82 @@
+import Foundation
+
+/// Runs the built `content` binary, as a user would, and captures what it prints.
+struct ContentProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Where SwiftPM put the products: beside the test bundle.
+    static var productsDirectory: URL {
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    static var binary: URL { productsDirectory.appendingPathComponent("content") }
+
+    /// Runs `content` with arguments in a directory, with a controlled environment (no inherited config).
+    static func run(
+        _ arguments: [String],
+        in directory: URL,
+        environment extra: [String: String] = [:]
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": directory.path,
+            "XDG_CONFIG_HOME": directory.appendingPathComponent("xdg").path,
+        ]
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes fully before waiting, so a chatty process cannot block on a full pipe.
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: errors, as: UTF8.self)
+        )
+    }
+}
+
+/// A scratch directory, removed by the test that made it.
+struct Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("content-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func write(_ text: String, to name: String, permissions: Int = 0o600) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data(text.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: file.path)
+        return file
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
