@@ -45,13 +45,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Every format results are printed in: table, JSON, NDJSON, CSV, TSV, Markdown.
+        .target(name: "ContentOutput", dependencies: ["ContentCore", "ContentJSON"]),
         // The composition root: the built-in plugin registry and a session that turns config into backends.
         .target(name: "ContentKit", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
         // What every command shares: global options, the exit-status table, error reporting.
         .target(
             name: "ContentCommandLine",
             dependencies: [
-                "ContentCore", "ContentConfig", "ContentKit",
+                "ContentCore", "ContentConfig", "ContentKit", "ContentOutput", "ContentJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,14 +62,15 @@ let package = Package(
         .executableTarget(
             name: "content",
             dependencies: [
-                "ContentCommandLine", "ContentKit", "ContentConfig", "ContentCore",
+                "ContentCommandLine", "ContentKit", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
         .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
-        .testTarget(name: "ContentCoreTests", dependencies: ["ContentCore"]),
+        .testTarget(name: "ContentCoreTests", dependencies: ["ContentCore", "ContentJSON"]),
+        .testTarget(name: "ContentOutputTests", dependencies: ["ContentOutput", "ContentCore", "ContentJSON"]),
         .testTarget(name: "ContentConfigTests", dependencies: ["ContentConfig", "ContentCore", "ContentKit"]),
         .testTarget(
             name: "ContentHTTPTests",

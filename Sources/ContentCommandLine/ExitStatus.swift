@@ -43,6 +43,7 @@ public enum ExitStatus {
     /// - Returns: The exit code.
     public static func code(for error: any Error, command: any ParsableCommand.Type) -> Int32 {
         if let exit = error as? ExitCode { return exit.rawValue }
+        if error is CancellationError { return code(for: .interrupted) }
         if let failure = error as? any ContentFailure { return code(for: failure.category) }
         let parserCode = command.exitCode(for: error).rawValue
         return parserCode == ExitCode.validationFailure.rawValue ? code(for: .usage) : parserCode

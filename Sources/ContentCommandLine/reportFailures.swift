@@ -15,6 +15,8 @@ public func reportFailures(_ body: () async throws -> Void) async throws {
         throw exit
     } catch let validation as ValidationError {
         throw validation
+    } catch is CancellationError {
+        throw ExitCode(ExitStatus.code(for: .interrupted))
     } catch {
         StandardError.write("content: error: \(error)")
         throw ExitCode(ExitStatus.code(for: error.failureCategory))

@@ -38,7 +38,8 @@ public struct ConfigDuration: Sendable, Hashable, Decodable, CustomStringConvert
     /// - Throws: `DecodingError.dataCorrupted` naming the accepted forms.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
+        // YAML scalars decode as strings; a JSON document may hold a bare number of seconds.
+        let text = try (try? container.decode(String.self)) ?? String(container.decode(Double.self))
         guard let parsed = ConfigDuration(parsing: text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
@@ -83,7 +84,8 @@ public struct ByteCount: Sendable, Hashable, Decodable, CustomStringConvertible 
             factor = unit.factor
             break
         }
-        guard let value = Int(number.trimmingSpaces()), value >= 0 else { return nil }
+        let digits = number.trimmingSpaces()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else { return nil }
         let (product, overflow) = value.multipliedReportingOverflow(by: factor)
         guard !overflow else { return nil }
         bytes = product

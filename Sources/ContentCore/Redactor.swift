@@ -30,7 +30,7 @@ public struct Redactor: Sendable, Hashable {
     /// - Parameter secrets: Values to mask wherever they appear. Values shorter than 4 characters are
     ///   ignored: masking every `a` would destroy the text and reveal more than it hides.
     public init(secrets: some Sequence<String> = []) {
-        self.secrets = Array(Set(secrets.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
+        self.secrets = Array(Set(secrets.filter { $0.count >= 4 })).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
     /// A redactor that also masks `more`.
@@ -91,23 +91,35 @@ public struct Redactor: Sendable, Hashable {
             let authority = result[schemeEnd.upperBound..<authorityEnd]
             if let at = authority.lastIndex(of: "@") {
                 let userInfo = authority[..<at]
-                let user = userInfo.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-                result.replaceSubrange(userInfo.startIndex..<at, with: "\(user):\(Self.mask)")
+                // A user with a password keeps the user; a lone user may itself be a token.
+                let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                let shown = parts.count == 2 ? "\(parts[0]):\(Self.mask)" : Self.mask
+                result.replaceSubrange(userInfo.startIndex..<at, with: shown)
             }
         }
+        // The query and an OAuth-style fragment (`#access_token=…`) both carry name=value pairs.
         if let query = result.firstIndex(of: "?") {
-            let fragmentStart = result[query...].firstIndex(of: "#") ?? result.endIndex
-            let pairs = result[result.index(after: query)..<fragmentStart].split(
-                separator: "&", omittingEmptySubsequences: false)
-            let masked = pairs.map { pair -> String in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = (parts.first.map(String.init) ?? "").removingPercentEncodingLossy().lowercased()
-                guard parts.count == 2, Self.sensitiveQueryNames.contains(name) else { return String(pair) }
-                return "\(parts[0])=\(Self.mask)"
-            }
-            result.replaceSubrange(result.index(after: query)..<fragmentStart, with: masked.joined(separator: "&"))
+            let end = result[query...].firstIndex(of: "#") ?? result.endIndex
+            result.replaceSubrange(
+                result.index(after: query)..<end, with: Self.maskPairs(result[result.index(after: query)..<end]))
+        }
+        if let fragment = result.firstIndex(of: "#") {
+            let start = result.index(after: fragment)
+            result.replaceSubrange(start..., with: Self.maskPairs(result[start...]))
         }
         return redact(result)
+    }
+}
+
+extension Redactor {
+    /// `a=1&token=x` with credential-named values masked.
+    fileprivate static func maskPairs(_ pairs: Substring) -> String {
+        pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = (parts.first.map(String.init) ?? "").removingPercentEncodingLossy().lowercased()
+            guard parts.count == 2, sensitiveQueryNames.contains(name) else { return String(pair) }
+            return "\(parts[0])=\(mask)"
+        }.joined(separator: "&")
     }
 }
 

@@ -2,7 +2,9 @@
 ///
 /// `description`, `debugDescription` and string interpolation all show `<redacted>`; only code that
 /// asks for ``value`` on purpose, to put it on the wire, sees the text.
-public struct Secret: Sendable, Hashable, Decodable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct Secret: Sendable, Hashable, Decodable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The credential itself.
     public let value: String
 
@@ -25,4 +27,7 @@ public struct Secret: Sendable, Hashable, Decodable, CustomStringConvertible, Cu
     public var description: String { Redactor.mask }
     /// `<redacted>`.
     public var debugDescription: String { Redactor.mask }
+
+    /// No children, so `dump` and mirrors cannot reach the value.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -40,6 +40,29 @@ public struct JSONParser: Sendable {
         return try result.get()
     }
 
+    /// Parses a stream of JSON values one after another, such as NDJSON (as jq reads its input).
+    ///
+    /// - Parameter bytes: UTF-8 text holding zero or more JSON values.
+    /// - Returns: The values, in order.
+    /// - Throws: ``JSONParseError`` at the first byte that breaks the grammar.
+    public func parseSequence(_ bytes: some ContiguousBytes) throws(JSONParseError) -> [JSONValue] {
+        let result: Result<[JSONValue], JSONParseError> = bytes.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw, maxDepth: maxDepth)
+            var values: [JSONValue] = []
+            do throws(JSONParseError) {
+                reader.skipWhitespace()
+                while reader.index < raw.count {
+                    values.append(try reader.parseValue(depth: 0))
+                    reader.skipWhitespace()
+                }
+                return .success(values)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses a UTF-8 string.
     ///
     /// - Parameter text: JSON text.

@@ -30,42 +30,70 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         let characters = Array(text)
         var position = 0
         var name = ""
-        func flush() {
-            if !name.isEmpty {
-                components.append(.member(name))
-                name = ""
-            }
-        }
+        // After a `.`, or at the start, a member name must follow; after `]` a `.` or `[` must.
+        var expectingName = true
         while position < characters.count {
             let character = characters[position]
             switch character {
             case ".":
-                guard !name.isEmpty || components.last.map({ _ in position > 0 }) == true else {
+                if expectingName && name.isEmpty {
                     throw JSONPathError(path: text, position: position, message: "empty member name")
                 }
-                flush()
+                if !name.isEmpty { components.append(.member(name)) }
+                name = ""
+                expectingName = true
                 position += 1
             case "[":
-                flush()
-                guard let close = characters[position...].firstIndex(of: "]") else {
-                    throw JSONPathError(path: text, position: position, message: "'[' without ']'")
-                }
-                let inner = String(characters[(position + 1)..<close])
-                if let index = Int(inner), index >= 0 {
-                    components.append(.index(index))
-                } else if inner.count >= 2, inner.first == "\"", inner.last == "\"" {
-                    components.append(.member(String(inner.dropFirst().dropLast())))
+                if !name.isEmpty { components.append(.member(name)) }
+                name = ""
+                if position + 1 < characters.count, characters[position + 1] == "\"" {
+                    guard let close = Self.closingQuote(in: characters, from: position + 2) else {
+                        throw JSONPathError(path: text, position: position, message: "[\" without \"]")
+                    }
+                    components.append(.member(String(characters[(position + 2)..<close])))
+                    position = close + 2
                 } else {
-                    throw JSONPathError(path: text, position: position, message: "expected [N] or [\"name\"]")
+                    guard let close = characters[position...].firstIndex(of: "]") else {
+                        throw JSONPathError(path: text, position: position, message: "'[' without ']'")
+                    }
+                    guard let index = Int(String(characters[(position + 1)..<close])), index >= 0 else {
+                        throw JSONPathError(path: text, position: position, message: "expected [N] or [\"name\"]")
+                    }
+                    components.append(.index(index))
+                    position = close + 1
                 }
-                position = close + 1
+                expectingName = false
+                if position < characters.count, characters[position] != ".", characters[position] != "[" {
+                    throw JSONPathError(path: text, position: position, message: "expected '.' or '[' after ']'")
+                }
+                if position < characters.count, characters[position] == "." {
+                    expectingName = true
+                    position += 1
+                    if position == characters.count {
+                        throw JSONPathError(path: text, position: position - 1, message: "empty member name")
+                    }
+                }
             default:
                 name.append(character)
                 position += 1
             }
         }
-        flush()
+        if !name.isEmpty {
+            components.append(.member(name))
+        } else if expectingName && !characters.isEmpty {
+            throw JSONPathError(path: text, position: max(0, characters.count - 1), message: "empty member name")
+        }
         self.components = components
+    }
+
+    /// The index of the `"` that closes a bracketed name: the first one followed by `]`.
+    private static func closingQuote(in characters: [Character], from start: Int) -> Int? {
+        var position = start
+        while position + 1 < characters.count {
+            if characters[position] == "\"", characters[position + 1] == "]" { return position }
+            position += 1
+        }
+        return nil
     }
 
     /// The path as text, in the form ``init(parsing:)`` reads.
@@ -108,6 +136,11 @@ extension JSONValue {
         for component in path.components {
             switch component {
             case .member(let name):
+                // `items.0` reads as `items[0]` on an array, as people write it.
+                if case .array(let elements) = current, let index = Int(name), elements.indices.contains(index) {
+                    current = elements[index]
+                    continue
+                }
                 guard let next = current[name] else { return nil }
                 current = next
             case .index(let index):

@@ -113,16 +113,20 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         members = elements.map { JSONMember($0.0, $0.1) }
     }
 
-    /// The value of the last member with this name.
+    /// The value of the last member with this name; setting `nil` removes every member with the name.
     ///
     /// - Parameter key: The member name.
     /// - Returns: The value, or `nil`.
     public subscript(key: String) -> JSONValue? {
         get { members.last { $0.key == key }?.value }
         set {
+            guard let newValue else {
+                members.removeAll { $0.key == key }
+                return
+            }
             if let index = members.lastIndex(where: { $0.key == key }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
-            } else if let newValue {
+                members[index].value = newValue
+            } else {
                 members.append(JSONMember(key, newValue))
             }
         }

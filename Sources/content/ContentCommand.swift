@@ -20,7 +20,7 @@ struct ContentCommand: AsyncParsableCommand {
                 \(ExitStatus.helpTable)
                 """,
             version: ContentVersion.current,
-            subcommands: [BackendsCommand.self, ConfigCommand.self] + contributedCommands
+            subcommands: [BackendsCommand.self, ConfigCommand.self, FormatCommand.self] + contributedCommands
         )
     }
 
@@ -31,11 +31,14 @@ struct ContentCommand: AsyncParsableCommand {
 
     static func main() async {
         do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            let command = try parseAsRoot()
+            try await runInterruptibly {
+                var running = command
+                if var asyncCommand = running as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try running.run()
+                }
             }
         } catch {
             let code = ExitStatus.code(for: error, command: self)

@@ -24,10 +24,26 @@ struct ContentProcess {
     static func run(
         _ arguments: [String],
         in directory: URL,
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:],
+        stdin: URL? = nil
+    ) throws -> Result {
+        try launch(binary, arguments, in: directory, environment: extra, stdin: stdin)
+    }
+
+    /// Runs a bash script, for pipelines such as `content … | head -1`.
+    static func run(shell script: String, in directory: URL) throws -> Result {
+        try launch(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: directory, environment: [:], stdin: nil)
+    }
+
+    private static func launch(
+        _ executable: URL,
+        _ arguments: [String],
+        in directory: URL,
+        environment extra: [String: String],
+        stdin: URL?
     ) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = [
@@ -41,7 +57,7 @@ struct ContentProcess {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes fully before waiting, so a chatty process cannot block on a full pipe.
         let output = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,127 @@
+public import ContentJSON
+
+/// How a value reads inside one cell of a table, CSV, TSV or Markdown row.
+public enum CellText {
+    /// The cell's plain text: strings as they are, numbers and booleans bare, null empty, arrays and
+    /// objects as compact JSON.
+    ///
+    /// - Parameter value: The value, or `nil` for a missing one.
+    /// - Returns: The text.
+    public static func plain(_ value: JSONValue?) -> String {
+        switch value {
+        case .none, .some(.null): return ""
+        case .some(.bool(let flag)): return flag ? "true" : "false"
+        case .some(.number(let number)): return number.text
+        case .some(.string(let string)): return string
+        case .some(.array), .some(.object): return value?.jsonText ?? ""
+        }
+    }
+
+    /// Whether a value is a number, which tables align right.
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: Whether it is a number.
+    public static func isNumber(_ value: JSONValue?) -> Bool {
+        if case .some(.number) = value { return true }
+        return false
+    }
+
+    /// Text with control characters (including the ESC of ANSI sequences) shown as escapes, so a value
+    /// can never move the cursor, change colours or break a row.
+    ///
+    /// - Parameter text: The text.
+    /// - Returns: The text, safe for a terminal.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}
+
+/// How many terminal cells text takes: East Asian wide characters and emoji count 2, combining
+/// marks and zero-width characters 0.
+public enum DisplayWidth {
+    /// The width of a string.
+    ///
+    /// - Parameter text: Text without control characters.
+    /// - Returns: Its width in terminal cells.
+    public static func of(_ text: String) -> Int {
+        var width = 0
+        for character in text { width += of(character) }
+        return width
+    }
+
+    /// The width of one grapheme cluster.
+    ///
+    /// - Parameter character: The character.
+    /// - Returns: 0, 1 or 2.
+    public static func of(_ character: Character) -> Int {
+        if character.isASCII { return 1 }
+        let scalars = character.unicodeScalars
+        var visible = false
+        for scalar in scalars {
+            if scalar.properties.isEmojiPresentation || isWide(scalar.value) { return 2 }
+            if scalar.value == 0xFE0F, scalars.count > 1 { return 2 }
+            if !isZeroWidth(scalar) { visible = true }
+        }
+        return visible ? 1 : 0
+    }
+
+    private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return true
+        default: return scalar.value == 0x200B || (0xFE00...0xFE0F).contains(scalar.value)
+        }
+    }
+
+    /// East Asian Wide and Fullwidth ranges (Unicode 15, UAX #11).
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+            0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The longest prefix of `text` that fits in `width` cells once `…` is appended.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - width: The cells available, at least 1.
+    /// - Returns: The text itself when it fits, else a prefix ending in `…`.
+    public static func truncate(_ text: String, toWidth width: Int) -> String {
+        guard of(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = of(character)
+            if used + next > width - 1 { break }
+            result.append(character)
+            used += next
+        }
+        return result + "…"
+    }
+}

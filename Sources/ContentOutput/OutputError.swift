@@ -1,0 +1,36 @@
+public import ContentCore
+
+/// A problem rendering output: a bad `--items` or `--fields`, or a destination that went away.
+public enum OutputError: ContentFailure, Equatable {
+    /// The reader closed the pipe; the CLI exits 0 without a message, as `head` expects.
+    case brokenPipe
+    /// Writing failed for another reason.
+    case writeFailed(String)
+    /// The items path leads nowhere in the response.
+    case itemsNotFound(path: String, available: [String])
+    /// A `--fields` value cannot be parsed.
+    case invalidFields(String)
+
+    /// Usage for bad flags, unexpected for write failures, interrupted-like quiet exit for a closed pipe.
+    public var category: FailureCategory {
+        switch self {
+        case .brokenPipe, .writeFailed: return .unexpected
+        case .itemsNotFound, .invalidFields: return .usage
+        }
+    }
+
+    /// What failed and what to do.
+    public var description: String {
+        switch self {
+        case .brokenPipe:
+            return "the output pipe was closed"
+        case .writeFailed(let reason):
+            return "cannot write the output: \(reason)"
+        case .itemsNotFound(let path, let available):
+            let keys = available.isEmpty ? "" : "; top-level keys there: \(available.joined(separator: ", "))"
+            return "the items path '\(path)' is not in the response\(keys); pass --items PATH, or --raw to see it all"
+        case .invalidFields(let message):
+            return "invalid --fields: \(message); write them as title,price,image=primaryImage._dynamicUrl"
+        }
+    }
+}

@@ -1,0 +1,261 @@
+public import ContentCore
+internal import ContentJSON
+
+/// Renders any ``ContentResult`` in any format: the one place output is produced.
+///
+/// It finds the items (`--items`, else the backend's path), applies the field selection (`--fields`,
+/// else the backend's default columns), and writes each item as it comes. Tabular formats first
+/// gather a window of items to learn the columns; JSON and NDJSON write every item at once.
+///
+/// ```swift
+/// var sink = FileDescriptorSink()
+/// let summary = try await OutputPipeline(settings: settings).render(result, to: &sink)
+/// ```
+public struct OutputPipeline: Sendable {
+    /// How to render.
+    public var settings: OutputSettings
+    /// How many items a tabular format looks at to decide its columns and widths.
+    public var window: Int
+
+    /// What rendering produced, besides the bytes.
+    public struct Summary: Sendable, Equatable {
+        /// How many items were written.
+        public var itemCount: Int
+        /// Problems worth telling the user, such as columns that appeared after the header.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Creates a pipeline.
+    ///
+    /// - Parameters:
+    ///   - settings: How to render.
+    ///   - window: How many items tabular formats look at first.
+    public init(settings: OutputSettings, window: Int = 1000) {
+        self.settings = settings
+        self.window = max(1, window)
+    }
+
+    /// Renders a result and flushes the sink.
+    ///
+    /// - Parameters:
+    ///   - result: The result.
+    ///   - sink: Where the bytes go.
+    /// - Returns: What was written.
+    /// - Throws: ``OutputError``, or what the result's stream throws.
+    public func render(_ result: ContentResult, to sink: inout some OutputSink) async throws -> Summary {
+        let summary: Summary
+        if settings.raw {
+            summary = try await renderRaw(result, to: &sink)
+        } else {
+            var source = try items(of: result)
+            let fields =
+                try settings.fields
+                ?? (result.metadata.columns.isEmpty ? nil : FieldSelection(columns: result.metadata.columns))
+            switch settings.format {
+            case .json: summary = try await renderJSON(&source, fields: fields, to: &sink)
+            case .ndjson, .jsonl: summary = try await renderNDJSON(&source, fields: fields, to: &sink)
+            case .csv:
+                var renderer = DelimitedRenderer(dialect: .csv, crlf: settings.crlf)
+                summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+            case .tsv:
+                var renderer = DelimitedRenderer(dialect: .tsv, crlf: settings.crlf)
+                summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+            case .markdown:
+                var renderer = MarkdownRenderer()
+                summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+            case .table:
+                if case .single(let item) = source {
+                    let cells = RowFlattener().flatten(fields.map { .object($0.project(item)) } ?? item)
+                    try KeyValueRenderer(settings: settings).render(cells, to: &sink)
+                    summary = Summary(itemCount: 1, diagnostics: [])
+                } else {
+                    var renderer = TableRenderer(settings: settings)
+                    summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+                }
+            }
+        }
+        try sink.flush()
+        // A cancelled stream ends like a finished one; an interrupt must not look like success.
+        try Task.checkCancellation()
+        return summary
+    }
+
+    // MARK: - Finding the items
+
+    /// The items of a result: an array's elements, one object, or a stream.
+    enum ItemSource {
+        case single(JSONValue)
+        case array([JSONValue], next: Int)
+        case stream(AsyncThrowingStream<JSONValue, any Error>.Iterator)
+
+        mutating func next() async throws -> JSONValue? {
+            switch self {
+            case .single(let item):
+                self = .array([], next: 0)
+                return item
+            case .array(let items, let next):
+                guard next < items.count else { return nil }
+                if next % 1024 == 0 { try Task.checkCancellation() }
+                self = .array(items, next: next + 1)
+                return items[next]
+            case .stream(var iterator):
+                let item = try await iterator.next()
+                self = .stream(iterator)
+                return item
+            }
+        }
+
+        var isSingle: Bool {
+            if case .single = self { return true }
+            return false
+        }
+    }
+
+    func items(of result: ContentResult) throws(OutputError) -> ItemSource {
+        switch result.body {
+        case .items(let stream):
+            return .stream(stream.makeAsyncIterator())
+        case .document(let document):
+            guard let path = settings.itemsPath ?? result.metadata.itemsPath else {
+                return Self.source(for: document)
+            }
+            guard let value = document.value(at: path) else {
+                throw .itemsNotFound(path: path.description, available: Self.deepestKeys(document, along: path))
+            }
+            return Self.source(for: value)
+        }
+    }
+
+    private static func source(for value: JSONValue) -> ItemSource {
+        if case .array(let elements) = value { return .array(elements, next: 0) }
+        return .single(value)
+    }
+
+    /// The keys at the deepest point of the path that exists, to suggest a correct path.
+    private static func deepestKeys(_ document: JSONValue, along path: JSONPath) -> [String] {
+        var current = document
+        for component in path.components {
+            guard let next = current.value(at: JSONPath([component])) else { break }
+            current = next
+        }
+        return current.objectValue?.members.map(\.key) ?? []
+    }
+
+    // MARK: - Formats
+
+    private func renderRaw(_ result: ContentResult, to sink: inout some OutputSink) async throws -> Summary {
+        let writer = JSONWriter(pretty: settings.pretty, color: settings.color)
+        var buffer: [UInt8] = []
+        switch result.body {
+        case .document(let document):
+            writer.write(document, to: &buffer)
+            buffer.append(UInt8(ascii: "\n"))
+            try sink.write(buffer)
+            return Summary(itemCount: 1, diagnostics: [])
+        case .items(let stream):
+            var count = 0
+            for try await item in stream {
+                buffer.removeAll(keepingCapacity: true)
+                JSONWriter(pretty: false, color: settings.color).write(item, to: &buffer)
+                buffer.append(UInt8(ascii: "\n"))
+                try sink.write(buffer)
+                count += 1
+            }
+            return Summary(itemCount: count, diagnostics: [])
+        }
+    }
+
+    private func renderJSON(_ source: inout ItemSource, fields: FieldSelection?, to sink: inout some OutputSink)
+        async throws -> Summary
+    {
+        let writer = JSONWriter(pretty: settings.pretty, color: settings.color)
+        var buffer: [UInt8] = []
+        if source.isSingle, let item = try await source.next() {
+            writer.write(fields.map { .object($0.project(item)) } ?? item, to: &buffer)
+            buffer.append(UInt8(ascii: "\n"))
+            try sink.write(buffer)
+            return Summary(itemCount: 1, diagnostics: [])
+        }
+        var count = 0
+        try sink.write("[")
+        while let item = try await source.next() {
+            buffer.removeAll(keepingCapacity: true)
+            if count > 0 { buffer.append(UInt8(ascii: ",")) }
+            if settings.pretty { buffer.append(contentsOf: "\n  ".utf8) }
+            var element: [UInt8] = []
+            writer.write(fields.map { .object($0.project(item)) } ?? item, to: &element)
+            if settings.pretty {
+                // Indent the element one level inside the array.
+                for byte in element {
+                    buffer.append(byte)
+                    if byte == UInt8(ascii: "\n") { buffer.append(contentsOf: "  ".utf8) }
+                }
+            } else {
+                buffer.append(contentsOf: element)
+            }
+            try sink.write(buffer)
+            count += 1
+        }
+        try sink.write(settings.pretty && count > 0 ? "\n]\n" : "]\n")
+        return Summary(itemCount: count, diagnostics: [])
+    }
+
+    private func renderNDJSON(_ source: inout ItemSource, fields: FieldSelection?, to sink: inout some OutputSink)
+        async throws -> Summary
+    {
+        var buffer: [UInt8] = []
+        var count = 0
+        while let item = try await source.next() {
+            buffer.removeAll(keepingCapacity: true)
+            (fields.map { .object($0.project(item)) } ?? item).write(to: &buffer)
+            buffer.append(UInt8(ascii: "\n"))
+            try sink.write(buffer)
+            count += 1
+        }
+        return Summary(itemCount: count, diagnostics: [])
+    }
+
+    private func renderTabular(
+        _ source: inout ItemSource,
+        fields: FieldSelection?,
+        renderer: inout some TabularRenderer,
+        to sink: inout some OutputSink
+    ) async throws -> Summary {
+        let flattener = RowFlattener()
+        func cells(_ item: JSONValue) -> [JSONMember] {
+            if let fields { return fields.project(item).members }
+            return flattener.flatten(item)
+        }
+        var columns = ColumnSet(fields?.fields.map(\.name) ?? [])
+        var sample: [[JSONMember]] = []
+        while sample.count < window, let item = try await source.next() {
+            let row = cells(item)
+            if fields == nil { for cell in row { columns.insert(cell.key) } }
+            sample.append(row)
+        }
+        guard !sample.isEmpty || fields != nil else { return Summary(itemCount: 0, diagnostics: []) }
+        let aligned = sample.map(columns.align)
+        try renderer.begin(columns: columns.names, sample: aligned, to: &sink)
+        for row in aligned { try renderer.write(row, to: &sink) }
+        var count = sample.count
+        var late = ColumnSet()
+        while let item = try await source.next() {
+            let row = cells(item)
+            for cell in row where columns.position(of: cell.key) == nil { late.insert(cell.key) }
+            try renderer.write(columns.align(row), to: &sink)
+            count += 1
+        }
+        try renderer.finish(to: &sink)
+        var diagnostics: [Diagnostic] = []
+        if !late.names.isEmpty {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "columns first seen after the first \(window) items were left out: "
+                        + "\(late.names.joined(separator: ", ")); name them with --fields"
+                )
+            )
+        }
+        return Summary(itemCount: count, diagnostics: diagnostics)
+    }
+}

@@ -1,0 +1,122 @@
+internal import ContentJSON
+
+/// A format made of rows under a header: table, CSV, TSV, Markdown.
+///
+/// The pipeline calls ``begin(columns:sample:to:)`` once with the columns and the first rows (so a
+/// table can size its columns), then ``write(_:to:)`` for every row, sample included, then ``finish(to:)``.
+protocol TabularRenderer {
+    mutating func begin(columns: [String], sample: [[JSONValue?]], to sink: inout some OutputSink) throws
+    mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws
+    mutating func finish(to sink: inout some OutputSink) throws
+}
+
+/// CSV (RFC 4180) and TSV.
+///
+/// CSV quotes a field only when it holds the delimiter, `"`, CR or LF, doubling inner quotes. TSV
+/// cannot quote, so it escapes backslash, tab, CR and LF as `\\`, `\t`, `\r`, `\n`.
+struct DelimitedRenderer: TabularRenderer {
+    enum Dialect {
+        case csv
+        case tsv
+    }
+
+    let dialect: Dialect
+    let lineEnd: String
+    private var line: [UInt8] = []
+
+    init(dialect: Dialect, crlf: Bool) {
+        self.dialect = dialect
+        lineEnd = crlf ? "\r\n" : "\n"
+    }
+
+    mutating func begin(columns: [String], sample: [[JSONValue?]], to sink: inout some OutputSink) throws {
+        try emit(columns, to: &sink)
+    }
+
+    mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws {
+        try emit(row.map(CellText.plain), to: &sink)
+    }
+
+    mutating func finish(to sink: inout some OutputSink) throws {}
+
+    private mutating func emit(_ cells: [String], to sink: inout some OutputSink) throws {
+        line.removeAll(keepingCapacity: true)
+        for (position, cell) in cells.enumerated() {
+            if position > 0 { line.append(dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
+            switch dialect {
+            case .csv: Self.appendCSV(cell, to: &line)
+            case .tsv: Self.appendTSV(cell, to: &line)
+            }
+        }
+        line.append(contentsOf: lineEnd.utf8)
+        try sink.write(line)
+    }
+
+    static func appendCSV(_ cell: String, to line: inout [UInt8]) {
+        let needsQuotes = cell.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+        }
+        guard needsQuotes else { return line.append(contentsOf: cell.utf8) }
+        line.append(UInt8(ascii: "\""))
+        for byte in cell.utf8 {
+            if byte == UInt8(ascii: "\"") { line.append(byte) }
+            line.append(byte)
+        }
+        line.append(UInt8(ascii: "\""))
+    }
+
+    static func appendTSV(_ cell: String, to line: inout [UInt8]) {
+        for byte in cell.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): line.append(contentsOf: #"\\"#.utf8)
+            case 0x09: line.append(contentsOf: #"\t"#.utf8)
+            case 0x0A: line.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: line.append(contentsOf: #"\r"#.utf8)
+            default: line.append(byte)
+            }
+        }
+    }
+}
+
+/// A GitHub-flavoured Markdown table: pipes escaped, line breaks as `<br>`, numeric columns right-aligned.
+struct MarkdownRenderer: TabularRenderer {
+    mutating func begin(columns: [String], sample: [[JSONValue?]], to sink: inout some OutputSink) throws {
+        try sink.write("| " + columns.map(Self.escape).joined(separator: " | ") + " |\n")
+        let numeric = numericColumns(count: columns.count, sample: sample)
+        try sink.write("|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n")
+    }
+
+    mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws {
+        try sink.write("| " + row.map { Self.escape(CellText.plain($0)) }.joined(separator: " | ") + " |\n")
+    }
+
+    mutating func finish(to sink: inout some OutputSink) throws {}
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "|": result += "\\|"
+            case "\\": result += "\\\\"
+            case "\n", "\r\n", "\r": result += "<br>"
+            default: result += CellText.escapingControls(String(character))
+            }
+        }
+        return result
+    }
+}
+
+/// Which columns hold only numbers (and nulls) in the sample, to align them right.
+func numericColumns(count: Int, sample: [[JSONValue?]]) -> [Bool] {
+    (0..<count).map { column in
+        var sawNumber = false
+        for row in sample where column < row.count {
+            switch row[column] {
+            case .none, .some(.null): continue
+            case .some(.number): sawNumber = true
+            default: return false
+            }
+        }
+        return sawNumber
+    }
+}

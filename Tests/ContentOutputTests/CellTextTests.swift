@@ -1,0 +1,97 @@
+import ContentJSON
+import Testing
+
+@testable import ContentOutput
+
+struct CellTextTests {
+    @Test func displayWidthCountsWideAndCombiningCharacters() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("東京") == 4)
+        #expect(DisplayWidth.of("ｶﾀｶﾅ") == 4)  // half-width katakana are narrow
+        #expect(DisplayWidth.of("e\u{301}galite\u{301}") == 7)
+        #expect(DisplayWidth.of("🏄‍♀️") == 2)
+        #expect(DisplayWidth.of("👍🏽") == 2)
+        #expect(DisplayWidth.of("한국어") == 6)
+        #expect(DisplayWidth.of("\u{200B}") == 0)
+    }
+
+    @Test func truncationRespectsDisplayWidth() {
+        #expect(DisplayWidth.truncate("abcdef", toWidth: 4) == "abc…")
+        #expect(DisplayWidth.truncate("東京東京", toWidth: 5) == "東京…")
+        #expect(DisplayWidth.truncate("abc", toWidth: 3) == "abc")
+        #expect(DisplayWidth.of(DisplayWidth.truncate("東京東京", toWidth: 4)) <= 4)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        #expect(CellText.escapingControls("a\tb\nc\r") == #"a\tb\nc\r"#)
+        #expect(CellText.escapingControls("\u{1B}[2J") == #"\u001B[2J"#)
+        #expect(CellText.escapingControls("\u{7F}\u{85}") == #"\u007F\u0085"#)
+        #expect(CellText.escapingControls("plain é 東") == "plain é 東")
+    }
+
+    @Test func plainTextOfEveryKind() {
+        #expect(CellText.plain(nil) == "")
+        #expect(CellText.plain(.null) == "")
+        #expect(CellText.plain(.string("")) == "")
+        #expect(CellText.plain(.bool(false)) == "false")
+        #expect(CellText.plain(.number(JSONNumber(text: "1e400"))) == "1e400")
+        #expect(CellText.plain(.array([.string("a"), .null])) == #"["a",null]"#)
+    }
+
+    @Test func csvQuotesOnlyWhenNeeded() {
+        func csv(_ text: String) -> String {
+            var line: [UInt8] = []
+            DelimitedRenderer.appendCSV(text, to: &line)
+            return String(decoding: line, as: UTF8.self)
+        }
+        #expect(csv("plain text") == "plain text")
+        #expect(csv("a,b") == "\"a,b\"")
+        #expect(csv("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(csv("two\nlines") == "\"two\nlines\"")
+        #expect(csv("cr\r") == "\"cr\r\"")
+        #expect(csv("tab\there") == "tab\there")
+    }
+
+    @Test func tsvEscapesWhatItCannotQuote() {
+        var line: [UInt8] = []
+        DelimitedRenderer.appendTSV("a\tb\nc\\d\re", to: &line)
+        #expect(String(decoding: line, as: UTF8.self) == #"a\tb\nc\\d\re"#)
+    }
+
+    @Test func markdownEscapesPipesAndBreaksLines() {
+        #expect(MarkdownRenderer.escape("a|b") == #"a\|b"#)
+        #expect(MarkdownRenderer.escape("one\ntwo\r\nthree") == "one<br>two<br>three")
+        #expect(MarkdownRenderer.escape("back\\slash") == #"back\\slash"#)
+        #expect(MarkdownRenderer.escape("\u{1B}[1m") == #"\u001B[1m"#)
+    }
+
+    @Test func colourFollowsNoColorAndClicolor() {
+        func enabled(_ mode: OutputSettings.ColorMode, tty: Bool, _ environment: [String: String]) -> Bool {
+            OutputSettings.colorEnabled(mode: mode, isTerminal: tty, environment: environment)
+        }
+        #expect(enabled(.auto, tty: true, [:]))
+        #expect(!enabled(.auto, tty: false, [:]))
+        #expect(!enabled(.auto, tty: true, ["NO_COLOR": "1"]))
+        #expect(!enabled(.auto, tty: true, ["CLICOLOR": "0"]))
+        #expect(enabled(.auto, tty: false, ["CLICOLOR_FORCE": "1"]))
+        #expect(!enabled(.auto, tty: true, ["TERM": "dumb"]))
+        #expect(enabled(.always, tty: false, ["NO_COLOR": "1"]))
+        #expect(!enabled(.never, tty: true, ["CLICOLOR_FORCE": "1"]))
+    }
+
+    @Test func widthComesFromColumnsThenTheTerminalThenEighty() {
+        #expect(OutputSettings.width(environment: ["COLUMNS": "132"], reported: 90) == 132)
+        #expect(OutputSettings.width(environment: [:], reported: 90) == 90)
+        #expect(OutputSettings.width(environment: [:], reported: nil) == 80)
+        #expect(OutputSettings.width(environment: ["COLUMNS": "junk"], reported: nil) == 80)
+    }
+
+    @Test func fieldSelectionParsesRenamesAndRejectsEmptyEntries() throws {
+        let selection = try FieldSelection(parsing: "title, img = primaryImage._dynamicUrl,tags[0]")
+        #expect(selection.fields.map(\.name) == ["title", "img", "tags[0]"])
+        #expect(selection.fields[1].path.description == "primaryImage._dynamicUrl")
+        #expect(throws: OutputError.self) { try FieldSelection(parsing: "a,,b") }
+        #expect(throws: OutputError.self) { try FieldSelection(parsing: "=path") }
+        #expect(throws: OutputError.self) { try FieldSelection(parsing: "a[") }
+    }
+}

@@ -1,0 +1,228 @@
+import ContentCore
+import ContentJSON
+import Foundation
+import Testing
+
+@testable import ContentOutput
+
+struct OutputPipelineTests {
+    private func hostile(_ settings: OutputSettings) async throws -> String {
+        try await Fixtures.render(try Fixtures.result(try Fixtures.hostileItems), settings)
+    }
+
+    // MARK: - Golden files
+
+    @Test(arguments: [OutputFormat.json, .ndjson, .csv, .tsv, .markdown, .table])
+    func hostileRowsMatchTheirGoldenFile(format: OutputFormat) async throws {
+        let text = try await hostile(OutputSettings(format: format))
+        let ext = ["json": "json", "ndjson": "ndjson", "csv": "csv", "tsv": "tsv", "markdown": "md", "table": "txt"]
+        try Fixtures.expectSnapshot(text, named: "hostile.\(ext[format.rawValue] ?? "txt")")
+    }
+
+    @Test func tableOnANarrowTerminalTruncatesWithAnEllipsis() async throws {
+        let text = try await hostile(OutputSettings(format: .table, isTerminal: true, width: 72))
+        try Fixtures.expectSnapshot(text, named: "hostile-terminal-72.txt")
+        for line in text.split(separator: "\n") {
+            #expect(DisplayWidth.of(String(line)) <= 72, "\(line)")
+        }
+        #expect(text.contains("…"))
+        // Numbers are never cut, however narrow the terminal.
+        #expect(text.contains("9223372036854775807"))
+        #expect(text.contains("5000.00"))
+    }
+
+    @Test func tableOffATerminalNeverTruncates() async throws {
+        let text = try await hostile(OutputSettings(format: .table, isTerminal: false, width: 20))
+        #expect(!text.contains("…"))
+        #expect(text.contains("/content/dam/bali.jpg"))
+        #expect(text.contains("9223372036854775807"))
+    }
+
+    @Test func tableEscapesControlCharactersAndANSI() async throws {
+        let text = try await hostile(OutputSettings(format: .table))
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.contains(#"\u001B[31mred\u001B[0m"#))
+        #expect(text.contains(#"line one\nline two\r\nline three"#))
+        #expect(text.split(separator: "\n").count == 6)
+    }
+
+    @Test func prettyJSONIsIndentedAndColourIsOptIn() async throws {
+        let pretty = try await hostile(OutputSettings(format: .json, pretty: true))
+        #expect(pretty.hasPrefix("[\n  {\n    \"id\": 1,"))
+        #expect(!pretty.contains("\u{1B}["))
+        let colored = try await hostile(OutputSettings(format: .json, pretty: true, color: true))
+        #expect(colored.contains("\u{1B}[34;1m\"id\"\u{1B}[0m"))
+        let table = try await hostile(OutputSettings(format: .table, color: true))
+        #expect(table.hasPrefix("\u{1B}[1m"))
+    }
+
+    // MARK: - Independent readers
+
+    @Test func csvReadsBackWithPythonsCSVModule() async throws {
+        let items = try Fixtures.hostileItems
+        let csv = try await Fixtures.render(try Fixtures.result(items), OutputSettings(format: .csv))
+        let script = "import csv, json, sys; print(json.dumps(list(csv.reader(sys.stdin))))"
+        guard let decoded = try Fixtures.run("python3", ["-c", script], input: csv) else {
+            Issue.record("python3 is needed to check CSV independently")
+            return
+        }
+        let rows = try JSONParser().parse(decoded).arrayValue ?? []
+        let header = rows.first?.arrayValue?.compactMap(\.stringValue) ?? []
+        // Row 2's `"image": null` is not an object, so it is a column of its own.
+        let expected = ["id", "title", "price", "note", "image._path", "image.width", "image", "tags"]
+        #expect(header == expected + ["image.deep.er.est", "extra"])
+        #expect(rows.count == 6)
+        // Every cell Python reads equals the value's plain text, so quoting and escaping lost nothing.
+        for (index, item) in (items.arrayValue ?? []).enumerated() {
+            let cells = rows[index + 1].arrayValue?.compactMap(\.stringValue) ?? []
+            let flattened = RowFlattener().flatten(item)
+            for cell in flattened {
+                guard let column = header.firstIndex(of: cell.key) else { continue }
+                #expect(cells[column] == CellText.plain(cell.value), "row \(index + 1) column \(cell.key)")
+            }
+        }
+    }
+
+    @Test func crlfOptionEndsEveryRecordWithCRLF() async throws {
+        let items: JSONValue = .array([.object(["a": .string("x\ny")]), .object(["a": .string("z")])])
+        let csv = try await Fixtures.render(try Fixtures.result(items), OutputSettings(format: .csv, crlf: true))
+        #expect(csv == "a\r\n\"x\ny\"\r\nz\r\n")
+    }
+
+    @Test func jsonOutputGivesJqTheSameValuesBack() async throws {
+        for format in [OutputFormat.json, .ndjson] {
+            let text = try await hostile(OutputSettings(format: format))
+            let slurp = format == .json ? ["-c", "."] : ["-c", "-s", "."]
+            guard let fromJq = try Fixtures.run("jq", slurp, input: text) else {
+                Issue.record("jq is needed to check JSON independently")
+                return
+            }
+            let original = try Fixtures.hostileItems
+            let reparsed = try JSONParser().parse(fromJq)
+            // jq rewrites numbers (1e400, 5000.00), so compare everything but number text.
+            #expect(Self.withoutNumbers(reparsed) == Self.withoutNumbers(original), "\(format)")
+            #expect(
+                try JSONParser().parse(
+                    format == .json ? text : "[" + text.split(separator: "\n").joined(separator: ",") + "]") == original
+            )
+        }
+    }
+
+    private static func withoutNumbers(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number: return .number(JSONNumber(text: "0"))
+        case .array(let elements): return .array(elements.map(withoutNumbers))
+        case .object(let object):
+            return .object(JSONObject(object.members.map { JSONMember($0.key, withoutNumbers($0.value)) }))
+        default: return value
+        }
+    }
+
+    // MARK: - Rows and columns
+
+    @Test func numberTextSurvivesEveryFormat() async throws {
+        for format in OutputFormat.allCases {
+            let text = try await hostile(OutputSettings(format: format))
+            for number in ["5000.00", "152.59", "9223372036854775807", "1e400", "-0.5"] {
+                #expect(text.contains(number), "\(format) lost \(number)")
+            }
+        }
+    }
+
+    @Test func fieldsSelectOrderAndRenameInEveryFormat() async throws {
+        let fields = try FieldSelection(parsing: "price,name=title,image._path")
+        let csv = try await hostile(OutputSettings(format: .csv, fields: fields))
+        #expect(csv.hasPrefix("price,name,image._path\n5000.00,Bali Surf Camp,/content/dam/bali.jpg\n"))
+        let ndjson = try await hostile(OutputSettings(format: .ndjson, fields: fields))
+        #expect(
+            ndjson.split(separator: "\n").first
+                == #"{"price":5000.00,"name":"Bali Surf Camp","image._path":"/content/dam/bali.jpg"}"#)
+        #expect(
+            ndjson.split(separator: "\n")[1] == #"{"price":152.59,"name":"Café \"Crème\", Paris","image._path":null}"#)
+    }
+
+    @Test func backendDefaultColumnsApplyWhenNoFieldsAreGiven() async throws {
+        var result = try Fixtures.result(try Fixtures.hostileItems)
+        result.metadata.columns = ["title", "price"]
+        let csv = try await Fixtures.render(result, OutputSettings(format: .csv))
+        #expect(csv.hasPrefix("title,price\nBali Surf Camp,5000.00\n"))
+        let explicit = try await Fixtures.render(
+            result, OutputSettings(format: .csv, fields: try FieldSelection(parsing: "id")))
+        #expect(explicit.hasPrefix("id\n1\n2\n"))
+    }
+
+    @Test func itemsPathFindsTheItemsAndOverridesTheBackend() async throws {
+        let document = try JSONParser().parse(#"{"data":{"list":{"items":[{"a":1},{"a":2}]},"other":[{"b":3}]}}"#)
+        let byBackend = try await Fixtures.render(
+            try Fixtures.result(document, itemsPath: "data.list.items"), OutputSettings(format: .ndjson))
+        #expect(byBackend == "{\"a\":1}\n{\"a\":2}\n")
+        let overridden = try await Fixtures.render(
+            try Fixtures.result(document, itemsPath: "data.list.items"),
+            OutputSettings(format: .ndjson, itemsPath: try JSONPath(parsing: "data.other"))
+        )
+        #expect(overridden == "{\"b\":3}\n")
+    }
+
+    @Test func missingItemsPathNamesTheKeysThatExist() async throws {
+        let document = try JSONParser().parse(#"{"data":{"adventureList":{"items":[]}}}"#)
+        let error = await #expect(throws: OutputError.self) {
+            try await Fixtures.render(
+                try Fixtures.result(document, itemsPath: "data.adventures.items"), OutputSettings())
+        }
+        #expect(error == .itemsNotFound(path: "data.adventures.items", available: ["adventureList"]))
+        #expect(error?.category == .usage)
+    }
+
+    @Test func singleObjectRendersAsKeyValueTable() async throws {
+        let document = try JSONParser().parse(#"{"title":"Yosemite","price":3500,"image":{"_path":"/y.jpg"}}"#)
+        let table = try await Fixtures.render(try Fixtures.result(document), OutputSettings(format: .table))
+        #expect(table == "title        Yosemite\nprice        3500\nimage._path  /y.jpg\n")
+        let json = try await Fixtures.render(try Fixtures.result(document), OutputSettings(format: .json))
+        #expect(json == #"{"title":"Yosemite","price":3500,"image":{"_path":"/y.jpg"}}"# + "\n")
+    }
+
+    @Test func emptyResultWritesNoRowsAndCountsZero() async throws {
+        var sink = MemorySink()
+        let summary = try await OutputPipeline(settings: OutputSettings(format: .table))
+            .render(try Fixtures.result(.array([])), to: &sink)
+        #expect(summary.itemCount == 0)
+        #expect(sink.text.isEmpty)
+        let json = try await Fixtures.render(try Fixtures.result(.array([])), OutputSettings(format: .json))
+        #expect(json == "[]\n")
+    }
+
+    @Test func rawPrintsTheWholeDocumentUntouched() async throws {
+        let text = #"{"data":{"x":[1.50,2]},"errors":[{"message":"boom"}],"extensions":{"cost":1e2}}"#
+        let output = try await Fixtures.render(
+            try Fixtures.result(try JSONParser().parse(text), itemsPath: "data.x"),
+            OutputSettings(format: .csv, raw: true)
+        )
+        #expect(output == text + "\n")
+    }
+
+    @Test func streamedItemsAreRenderedAsTheyArrive() async throws {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
+        for index in 1...3 { continuation.yield(.object(["n": .number(JSONNumber(index))])) }
+        continuation.yield(.object(["n": .number(JSONNumber(4)), "late": .bool(true)]))
+        continuation.finish()
+        var sink = MemorySink()
+        let summary = try await OutputPipeline(settings: OutputSettings(format: .csv), window: 2)
+            .render(ContentResult(body: .items(stream)), to: &sink)
+        #expect(sink.text == "n\n1\n2\n3\n4\n")
+        #expect(summary.itemCount == 4)
+        #expect(summary.diagnostics.first?.message.contains("late") == true)
+    }
+
+    @Test func aFailingStreamKeepsWhatWasRendered() async throws {
+        struct Boom: Error {}
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
+        continuation.yield(.object(["n": .number(JSONNumber(1))]))
+        continuation.finish(throwing: Boom())
+        var sink = MemorySink()
+        await #expect(throws: Boom.self) {
+            _ = try await OutputPipeline(settings: OutputSettings(format: .ndjson)).render(
+                ContentResult(body: .items(stream)), to: &sink)
+        }
+        #expect(sink.text == "{\"n\":1}\n")
+    }
+}
