@@ -2,65 +2,53 @@ import ArgumentParser
 import ContentCommandLine
 import ContentConfig
 import ContentCore
+import ContentJSON
 import ContentKit
-import Foundation
 
-/// `content backends`: the configured backends and the plugin types this build knows.
+/// `content backends`: the configured backends, or with `--types` the backend types this build knows.
 struct BackendsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backends",
-        abstract: "List the configured backends and the built-in backend types.",
+        abstract: "List the configured backends, or the built-in backend types.",
         discussion: """
-            Prints one line per configured backend (name, type, where it is defined), then the backend
-            types this build of content supports. A backend whose type is unknown is marked.
+            One row per configured backend: its name, type, where it is defined, and whether this build
+            has a plugin for its type. With --types, one row per built-in backend type instead.
             """
     )
 
+    @Flag(help: "List the backend types built into this build instead.")
+    var types = false
+
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         try await reportFailures {
             let session = try options.session()
-            var rows: [[String]] = [["NAME", "TYPE", "DEFINED AT"]]
-            for backend in session.configuration.backends {
-                let known = session.registry.entry(forType: backend.typeName) != nil
-                rows.append([
-                    backend.name, backend.typeName + (known ? "" : " (unknown type)"), backend.section.location,
-                ])
-            }
-            if session.configuration.backends.isEmpty {
-                StandardError.write(
-                    session.configuration.location == nil
-                        ? "content: no configuration file found; `content config --help` shows how to write one"
-                        : "content: no backends are configured in \(session.configuration.location?.path ?? "")"
-                )
+            let rows: [JSONValue]
+            if types {
+                rows = session.registry.entries.map {
+                    .object(["type": .string($0.typeName), "summary": .string($0.summary)])
+                }
             } else {
-                StandardOutput.write(alignedColumns(rows))
+                if session.configuration.location == nil {
+                    StandardError.write(
+                        "content: no configuration file found; `content config --help` shows how to write one")
+                }
+                rows = session.configuration.backends.map { backend in
+                    .object([
+                        "name": .string(backend.name),
+                        "type": .string(backend.typeName),
+                        "definedAt": .string(backend.section.location),
+                        "plugin": .bool(session.registry.entry(forType: backend.typeName) != nil),
+                    ])
+                }
             }
-            let types = session.registry.entries.map { [$0.typeName, $0.summary] }
-            if types.isEmpty {
-                StandardError.write("content: this build has no backend plugins")
-            } else {
-                StandardOutput.write("\n" + alignedColumns([["TYPE", "TALKS TO"]] + types))
-            }
+            let settings = try output.settings(
+                configuredFormat: session.configuration.output,
+                environment: options.environment
+            )
+            try await printResult(ContentResult(body: .document(.array(rows))), settings: settings)
         }
     }
-}
-
-/// Pads columns to their widest cell; a stopgap until the output layer renders tables.
-func alignedColumns(_ rows: [[String]]) -> String {
-    let widths = rows.reduce(into: [Int]()) { widths, row in
-        for (column, cell) in row.enumerated() {
-            if column < widths.count {
-                widths[column] = max(widths[column], cell.count)
-            } else {
-                widths.append(cell.count)
-            }
-        }
-    }
-    return rows.map { row in
-        row.enumerated().map { column, cell in
-            column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-        }.joined(separator: "  ")
-    }.joined(separator: "\n") + "\n"
 }
