@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // The system libyaml: the only YAML parser the project uses.
@@ -47,6 +50,18 @@ let package = Package(
         ),
         // Every format results are printed in: table, JSON, NDJSON, CSV, TSV, Markdown.
         .target(name: "ContentOutput", dependencies: ["ContentCore", "ContentJSON"]),
+        // `content serve`: local emulators of the content services, executing real GraphQL over SQLite.
+        .target(
+            name: "ContentEmulator",
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentYAML",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The composition root: the built-in plugin registry and a session that turns config into backends.
         .target(name: "ContentKit", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
         // What every command shares: global options, the exit-status table, error reporting.
@@ -63,6 +78,7 @@ let package = Package(
             name: "content",
             dependencies: [
                 "ContentCommandLine", "ContentKit", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
+                "ContentEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,7 +86,11 @@ let package = Package(
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
         .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
         .testTarget(name: "ContentCoreTests", dependencies: ["ContentCore", "ContentJSON"]),
-        .testTarget(name: "ContentOutputTests", dependencies: ["ContentOutput", "ContentCore", "ContentJSON"]),
+        .testTarget(
+            name: "ContentOutputTests",
+            dependencies: ["ContentOutput", "ContentCore", "ContentJSON"],
+            exclude: ["Snapshots"]
+        ),
         .testTarget(name: "ContentConfigTests", dependencies: ["ContentConfig", "ContentCore", "ContentKit"]),
         .testTarget(
             name: "ContentHTTPTests",
@@ -83,6 +103,17 @@ let package = Package(
         .testTarget(
             name: "ContentCommandLineTests",
             dependencies: ["ContentCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "ContentEmulatorTests",
+            dependencies: [
+                "ContentEmulator", "ContentJSON",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
     ]

@@ -20,7 +20,8 @@ struct ContentCommand: AsyncParsableCommand {
                 \(ExitStatus.helpTable)
                 """,
             version: ContentVersion.current,
-            subcommands: [BackendsCommand.self, ConfigCommand.self, FormatCommand.self] + contributedCommands
+            subcommands: [BackendsCommand.self, ConfigCommand.self, FormatCommand.self, ServeCommand.self]
+                + contributedCommands
         )
     }
 

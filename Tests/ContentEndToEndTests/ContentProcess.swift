@@ -20,6 +20,10 @@ struct ContentProcess {
 
     static var binary: URL { productsDirectory.appendingPathComponent("content") }
 
+    /// The repository root, for its `examples/`.
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// Runs `content` with arguments in a directory, with a controlled environment (no inherited config).
     static func run(
         _ arguments: [String],

@@ -1,0 +1,222 @@
+internal import ContentJSON
+public import Foundation
+internal import GraphQL
+public import Hummingbird
+
+/// The AEM headless HTTP API over a workspace: persisted queries, listing, and their caching headers.
+///
+/// Routes:
+/// - `GET /graphql/execute.json/{config}/{name}` with variables as `;name=value` segments, in the raw
+///   form or percent-encoded as Adobe's JS client sends them; `POST` with `{"variables": {…}}`.
+/// - `GET /graphql/list.json` and `/graphql/list.json/{config}`.
+///
+/// Responses carry publish-tier `Cache-Control` and an `ETag`; `If-None-Match` gets 304. Errors are
+/// shaped as AEM shapes them: an unknown configuration or query is 404, a query that fails validation
+/// or execution is 200 with `errors`.
+public struct AEMEmulator: Sendable {
+    let store: FragmentStore
+    let engine: AEMGraphQLEngine
+
+    /// The default publish-tier cache header.
+    static let publishCacheControl = "max-age=60,s-maxage=7200,stale-while-revalidate=86400,stale-if-error=86400"
+
+    /// Loads a workspace's `aem/` folder into SQLite and builds its schema.
+    ///
+    /// - Parameters:
+    ///   - directory: The `aem/` folder.
+    ///   - dataFile: A database file to keep content in, or `nil` for memory.
+    ///   - publishBase: The server's base URL, for `_publishUrl` and `_authorUrl`.
+    /// - Throws: ``EmulatorError``.
+    public init(directory: URL, dataFile: String? = nil, publishBase: String) throws {
+        let workspace = try AEMWorkspace(directory: directory)
+        store = try FragmentStore(path: dataFile)
+        try store.seed(from: workspace)
+        engine = try AEMGraphQLEngine(models: workspace.models, store: store, publishBase: publishBase)
+    }
+
+    /// Adds the AEM routes to a router.
+    ///
+    /// - Parameter router: The router.
+    public func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/graphql/execute.json/**") { request, _ in await self.execute(request, variables: nil) }
+        router.post("/graphql/execute.json/**") { request, context in
+            let body = try await request.body.collect(upTo: 4 << 20)
+            let parsed = try? JSONParser().parse(Array(body.readableBytesView))
+            guard let parsed, case .object(let object) = parsed else {
+                return Self.json(status: .badRequest, ["message": .string("expected a JSON body {\"variables\": {…}}")])
+            }
+            return await self.execute(request, variables: object["variables"]?.objectValue ?? JSONObject())
+        }
+        router.get("/graphql/list.json") { request, _ in self.list(configuration: nil, request: request) }
+        router.get("/graphql/list.json/{configuration}") { request, context in
+            self.list(configuration: context.parameters.get("configuration"), request: request)
+        }
+    }
+
+    // MARK: - Persisted queries
+
+    private func execute(_ request: Request, variables posted: JSONObject?) async -> Response {
+        let prefix = "/graphql/execute.json/"
+        let rawPath = String(request.uri.path.dropFirst(prefix.count))
+        let decoded = rawPath.removingPercentEncoding ?? rawPath
+        let address: Substring
+        var pairs: [Substring] = []
+        if let semicolon = decoded.firstIndex(of: ";") {
+            address = decoded[..<semicolon]
+            pairs = decoded[decoded.index(after: semicolon)...].split(separator: ";")
+        } else {
+            address = Substring(decoded)
+        }
+        let parts = address.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2 else {
+            return Self.json(status: .notFound, ["message": .string("No suitable endpoint found.")])
+        }
+        let configuration = String(parts[0])
+        let name = String(parts[1])
+        let stored: AEMWorkspace.PersistedQuery?
+        do {
+            guard try store.configurations().contains(configuration) else {
+                return Self.text(status: .notFound, "No suitable endpoint found.")
+            }
+            stored = try store.persistedQuery(configuration: configuration, name: name)
+        } catch {
+            return Self.json(status: .internalServerError, ["message": .string("\(error)")])
+        }
+        guard let stored else {
+            return Self.json(
+                status: .notFound,
+                [
+                    "message": .string(
+                        "PersistenceError: persisted query \(configuration)/\(name) not found"
+                    ),
+                    "errorType": .string("PersistenceError"),
+                ]
+            )
+        }
+        var variables = posted ?? JSONObject()
+        let declared = Self.declaredTypes(stored.query)
+        if posted == nil {
+            for pair in pairs {
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard keyValue.count == 2, !keyValue[0].isEmpty else {
+                    return Self.json(
+                        status: .badRequest,
+                        ["message": .string("malformed variable segment ';\(pair)': expected ;name=value")]
+                    )
+                }
+                let name = String(keyValue[0])
+                let text = String(keyValue[1])
+                // Strings go as they are; other declared types (Int, Float, Boolean, inputs) as JSON.
+                if declared[name] == "String" || declared[name] == "ID" {
+                    variables[name] = .string(text)
+                } else {
+                    variables[name] = (try? JSONParser().parse(text)) ?? .string(text)
+                }
+            }
+        }
+        if let unknown = variables.members.first(where: { declared[$0.key] == nil }) {
+            let known = declared.keys.sorted().joined(separator: ", ")
+            return Self.json(
+                status: .badRequest,
+                [
+                    "message": .string(
+                        "unknown variable '\(unknown.key)' for \(configuration)/\(name); "
+                            + (known.isEmpty ? "the query declares none" : "the query declares: \(known)")
+                    )
+                ]
+            )
+        }
+        let body = await engine.execute(query: stored.query, variables: variables, operationName: nil)
+        let bytes = body.serialized()
+        let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
+        var headers: HTTPFields = [
+            .contentType: "application/json;charset=utf-8",
+            .cacheControl: stored.cacheControl ?? Self.publishCacheControl,
+            .eTag: etag,
+        ]
+        if request.headers[.ifNoneMatch] == etag {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The named type of each variable a query declares: `slug` → `String`.
+    private static func declaredTypes(_ query: String) -> [String: String] {
+        guard let document = try? parse(source: Source(body: query)) else { return [:] }
+        var types: [String: String] = [:]
+        for case let operation as OperationDefinition in document.definitions {
+            for definition in operation.variableDefinitions {
+                var type: any Type = definition.type
+                while true {
+                    if let nonNull = type as? NonNullType {
+                        type = nonNull.type
+                    } else if type is ListType {
+                        types[definition.variable.name.value] = "List"
+                        break
+                    } else {
+                        if let named = type as? NamedType { types[definition.variable.name.value] = named.name.value }
+                        break
+                    }
+                }
+            }
+        }
+        return types
+    }
+
+    private func list(configuration: String?, request: Request) -> Response {
+        do {
+            let queries = try store.persistedQueries(configuration: configuration)
+            if let configuration, queries.isEmpty {
+                return Self.text(status: .notFound, "No suitable endpoint found for \(configuration).")
+            }
+            var groups: [(String, [JSONValue])] = []
+            for query in queries {
+                let entry: JSONValue = .object([
+                    "path": .object([
+                        "shortForm": .string("/\(query.configuration)/\(query.name)"),
+                        "longForm": .string(
+                            "/conf/\(query.configuration)/settings/graphql/persistentQueries/\(query.name)"),
+                    ]),
+                    "data": .object([
+                        "query": .string(query.query),
+                        "cache-control": .string(query.cacheControl ?? Self.publishCacheControl),
+                    ]),
+                ])
+                if let index = groups.firstIndex(where: { $0.0 == query.configuration }) {
+                    groups[index].1.append(entry)
+                } else {
+                    groups.append((query.configuration, [entry]))
+                }
+            }
+            let body: JSONValue = .array(
+                groups.map { .object(["configurationName": .string($0.0), "queries": .array($0.1)]) }
+            )
+            return Self.json(status: .ok, body)
+        } catch {
+            return Self.json(status: .internalServerError, ["message": .string("\(error)")])
+        }
+    }
+
+    // MARK: - Responses
+
+    static func json(status: HTTPResponse.Status, _ body: JSONObject) -> Response {
+        json(status: status, .object(body))
+    }
+
+    static func json(status: HTTPResponse.Status, _ body: JSONValue) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json;charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized()))
+        )
+    }
+
+    static func text(status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/plain;charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+}

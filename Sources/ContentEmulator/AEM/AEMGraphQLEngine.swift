@@ -1,0 +1,383 @@
+internal import ContentJSON
+internal import Foundation
+internal import GraphQL
+internal import OrderedCollections
+
+/// Executes GraphQL against the fragments in a ``FragmentStore``, with the schema AEM would generate.
+///
+/// The query text is parsed and validated by GraphQLSwift; list, by-path and paginated fields load a
+/// model's fragments from SQLite, filter, sort and page them, and render each one with its references
+/// resolved.
+struct AEMGraphQLEngine: Sendable {
+    let schema: GraphQLSchema
+    let store: FragmentStore
+    let models: [String: ContentFragmentModel]
+    let publishBase: String
+
+    /// Builds the schema for a workspace's models.
+    ///
+    /// - Parameters:
+    ///   - models: The content fragment models.
+    ///   - store: Where the fragments are.
+    ///   - publishBase: The server's own base URL, for `_publishUrl` and `_authorUrl`.
+    /// - Throws: ``EmulatorError/workspace(_:)`` when the models do not make a valid schema.
+    init(models: [ContentFragmentModel], store: FragmentStore, publishBase: String) throws {
+        self.store = store
+        self.publishBase = publishBase
+        self.models = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        do {
+            schema = try Self.makeSchema(models)
+        } catch {
+            throw EmulatorError.workspace("the models do not make a valid GraphQL schema: \(error)")
+        }
+        try attachResolvers(models)
+    }
+
+    /// Runs a query.
+    ///
+    /// - Parameters:
+    ///   - query: The GraphQL text.
+    ///   - variables: The variables, as JSON.
+    ///   - operationName: Which operation, when the text has several.
+    /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
+    func execute(query: String, variables: JSONObject, operationName: String?) async -> JSONValue {
+        // The parser recurses per nesting level; refuse absurd depths before it sees them.
+        if let depth = Self.nestingDepth(query), depth > Self.maxNesting {
+            let message = "the query nests \(depth) levels deep; at most \(Self.maxNesting) are allowed"
+            return .object(["errors": .array([.object(["message": .string(message)])])])
+        }
+        var values: [String: Map] = [:]
+        for member in variables.members { values[member.key] = Self.map(member.value) }
+        do {
+            let result = try await graphql(
+                schema: schema,
+                request: query,
+                variableValues: values,
+                operationName: operationName
+            )
+            var body = JSONObject()
+            if let data = result.data { body["data"] = Self.json(data) }
+            if !result.errors.isEmpty {
+                body["errors"] = .array(result.errors.map(Self.json))
+            }
+            return .object(body)
+        } catch let error as GraphQLError {
+            return .object(["errors": .array([Self.json(error)])])
+        } catch {
+            return .object(["errors": .array([.object(["message": .string("\(error)")])])])
+        }
+    }
+
+    /// The SDL-built schema plus `_references`, a union of every model and `ImageRef`.
+    ///
+    /// The union needs a type resolver, which SDL cannot carry, so it is made here and added to the
+    /// results types before the final schema is assembled.
+    private static func makeSchema(_ models: [ContentFragmentModel]) throws -> GraphQLSchema {
+        let built = try buildSchema(source: AEMSchemaDefinition.sdl(for: models))
+        var members = models.compactMap { built.getType(name: $0.typeName) as? GraphQLObjectType }
+        if let image = built.getType(name: "ImageRef") as? GraphQLObjectType { members.append(image) }
+        let references = try GraphQLUnionType(
+            name: "Reference",
+            resolveType: { value, _ in
+                ((value as? [String: any Sendable])?["__typename"] as? String) ?? "ImageRef"
+            },
+            types: members
+        )
+        for model in models {
+            for suffix in ["Results", "Result"] {
+                guard let results = built.getType(name: model.typeName + suffix) as? GraphQLObjectType else { continue }
+                var fields = try results.fields()
+                fields["_references"] = GraphQLField(type: GraphQLList(references))
+                results.fields = { fields }
+            }
+        }
+        return try GraphQLSchema(query: built.queryType, types: [references])
+    }
+
+    static let maxNesting = 64
+
+    /// The deepest `{`/`(`/`[` nesting outside strings and comments, or `nil` when it is shallow enough
+    /// not to matter.
+    static func nestingDepth(_ query: String) -> Int? {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var inComment = false
+        var previous: UInt8 = 0
+        for byte in query.utf8 {
+            if inComment {
+                if byte == 0x0A { inComment = false }
+            } else if inString {
+                if byte == UInt8(ascii: "\"") && previous != UInt8(ascii: "\\") { inString = false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "#"): inComment = true
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
+                    depth += 1
+                    deepest = max(deepest, depth)
+                case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+            }
+            previous = byte
+        }
+        return deepest > maxNesting ? deepest : nil
+    }
+
+    // MARK: - Resolvers
+
+    private func attachResolvers(_ models: [ContentFragmentModel]) throws {
+        guard let query = schema.queryType else { return }
+        let fields = try query.fields()
+        for model in models {
+            fields["\(model.name)List"]?.resolve = { _, args, _, _ in
+                let items = try self.select(model: model, args: args)
+                let offset = max(0, args["offset"].int ?? 0)
+                var page = Array(items.dropFirst(offset))
+                if let limit = args["limit"].int { page = Array(page.prefix(max(0, limit))) }
+                let transform = AssetTransform(args["_assetTransform"])
+                let rendered: [(any Sendable)?] = try page.map { try self.render($0, transform: transform, depth: 0) }
+                return [
+                    "items": rendered,
+                    "_references": try self.references(of: page, transform: transform),
+                ] as [String: any Sendable]
+            }
+            fields["\(model.name)ByPath"]?.resolve = { _, args, _, _ in
+                let path = args["_path"].string ?? ""
+                guard let fragment = try self.store.fragment(path: path), fragment.model == model.name else {
+                    throw GraphQLError(message: "no \(model.name) content fragment at \(path)")
+                }
+                let transform = AssetTransform(args["_assetTransform"])
+                let item = try self.render(fragment, transform: transform, depth: 0)
+                return [
+                    "item": item,
+                    "_references": try self.references(of: [fragment], transform: transform),
+                ] as [String: any Sendable]
+            }
+            fields["\(model.name)Paginated"]?.resolve = { _, args, _, _ in
+                let items = try self.select(model: model, args: args)
+                let first = args["first"].int ?? 50
+                guard (1...100).contains(first) else {
+                    throw GraphQLError(message: "first must be between 1 and 100, was \(first)")
+                }
+                var start = 0
+                if let after = args["after"].string {
+                    guard let index = Self.cursorIndex(after) else {
+                        throw GraphQLError(message: "after is not a cursor this server issued: \(after)")
+                    }
+                    start = index + 1
+                }
+                let transform = AssetTransform(args["_assetTransform"])
+                let end = min(items.count, start + first)
+                let slice = start < end ? Array(items[start..<end]) : []
+                let edges: [(any Sendable)?] = try slice.enumerated().map { offset, fragment in
+                    [
+                        "cursor": Self.cursor(start + offset),
+                        "node": try self.render(fragment, transform: transform, depth: 0),
+                    ] as [String: any Sendable]
+                }
+                var pageInfo: [String: any Sendable] = [
+                    "hasNextPage": end < items.count,
+                    "hasPreviousPage": start > 0,
+                ]
+                if !slice.isEmpty {
+                    pageInfo["startCursor"] = Self.cursor(start)
+                    pageInfo["endCursor"] = Self.cursor(end - 1)
+                }
+                return ["edges": edges, "pageInfo": pageInfo] as [String: any Sendable]
+            }
+        }
+        query.fields = { fields }
+    }
+
+    static func cursor(_ index: Int) -> String {
+        Data("cursor:\(index)".utf8).base64EncodedString()
+    }
+
+    static func cursorIndex(_ cursor: String) -> Int? {
+        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
+            text.hasPrefix("cursor:"), let index = Int(text.dropFirst(7)), index >= 0
+        else { return nil }
+        return index
+    }
+
+    /// A model's fragments, filtered and sorted as the arguments ask.
+    private func select(model: ContentFragmentModel, args: Map) throws -> [AEMWorkspace.Fragment] {
+        var fragments = try store.fragments(model: model.name)
+        if case .dictionary = args["filter"] {
+            let filter = FragmentFilter(engine: self)
+            fragments = try fragments.filter { try filter.matches($0, model: model, filter: args["filter"], depth: 0) }
+        }
+        if let sort = args["sort"].string, !sort.trimmingCharacters(in: .whitespaces).isEmpty {
+            fragments = try FragmentSort(sort, model: model).sorted(fragments)
+        }
+        return fragments
+    }
+
+    // MARK: - Rendering
+
+    /// A fragment as the nested dictionaries the default resolvers read.
+    func render(_ fragment: AEMWorkspace.Fragment, transform: AssetTransform, depth: Int) throws -> [String:
+        any Sendable]
+    {
+        guard let model = models[fragment.model] else { return ["_path": fragment.path] }
+        var item: [String: any Sendable] = [
+            "_path": fragment.path, "_id": fragment.id, "_variation": "master", "__typename": model.typeName,
+        ]
+        for field in model.fields {
+            guard let value = fragment.values[field.name], value != .null else { continue }
+            switch (field.type, value) {
+            case (.multiline, .string(let html)):
+                let text = RichText(html: html)
+                item[field.name] =
+                    [
+                        "html": html, "plaintext": text.plaintext, "markdown": text.markdown, "json": text.json,
+                    ] as [String: any Sendable]
+            case (.number, .number(let number)):
+                item[field.name] = number.doubleValue ?? 0
+            case (.integer, .number(let number)):
+                item[field.name] = Int(number.text) ?? 0
+            case (.boolean, .bool(let flag)):
+                item[field.name] = flag
+            case (.tags, .array(let tags)):
+                item[field.name] = tags.compactMap(\.stringValue) as [(any Sendable)?]
+            case (.contentReference, .string(let path)):
+                item[field.name] = imageReference(path, transform: transform)
+            case (.fragmentReference, .string(let path)):
+                if depth < 4, let target = try store.fragment(path: path) {
+                    item[field.name] = try render(target, transform: transform, depth: depth + 1)
+                }
+            case (.fragmentReference, .array(let paths)):
+                guard depth < 4 else { continue }
+                var targets: [(any Sendable)?] = []
+                for path in paths.compactMap(\.stringValue) {
+                    if let target = try store.fragment(path: path) {
+                        targets.append(try render(target, transform: transform, depth: depth + 1))
+                    }
+                }
+                item[field.name] = targets
+            case (_, .string(let text)):
+                item[field.name] = text
+            default:
+                continue
+            }
+        }
+        return item
+    }
+
+    /// The fragments and assets the given fragments refer to, each once, as `_references` lists them.
+    private func references(of fragments: [AEMWorkspace.Fragment], transform: AssetTransform) throws
+        -> [(any Sendable)?]
+    {
+        var seen = Set<String>()
+        var found: [(any Sendable)?] = []
+        for fragment in fragments {
+            guard let model = models[fragment.model] else { continue }
+            for field in model.fields where field.type == .contentReference || field.type == .fragmentReference {
+                let value = fragment.values[field.name] ?? .null
+                let paths = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+                for path in paths where seen.insert(path).inserted {
+                    if field.type == .contentReference {
+                        found.append(imageReference(path, transform: transform))
+                    } else if let target = try store.fragment(path: path) {
+                        found.append(try render(target, transform: transform, depth: 1))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// An `ImageRef` for a DAM path, with the Dynamic Media URL the transform asks for.
+    private func imageReference(_ path: String, transform: AssetTransform) -> [String: any Sendable] {
+        let file = path.split(separator: "/").last.map(String.init) ?? "asset"
+        let stem = file.split(separator: ".").first.map(String.init) ?? file
+        let originalExtension = file.contains(".") ? (file.split(separator: ".").last.map(String.init) ?? "jpg") : "jpg"
+        let format = transform.format?.lowercased() ?? originalExtension.lowercased()
+        let fileExtension = format == "pjpg" || format == "bjpg" ? "jpg" : (format.hasPrefix("webp") ? "webp" : format)
+        var query: [String] = []
+        if transform.preferWebp == true { query.append("preferwebp=true") }
+        if let width = transform.width { query.append("width=\(width)") }
+        if let quality = transform.quality { query.append("quality=\(quality)") }
+        let seoName = transform.seoName ?? stem
+        let dynamicURL =
+            "/adobe/dynamicmedia/deliver/dm-aid--\(stableUUID(path))/\(seoName).\(fileExtension)"
+            + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let mimeType: String
+        switch originalExtension.lowercased() {
+        case "png": mimeType = "image/png"
+        case "gif": mimeType = "image/gif"
+        case "webp": mimeType = "image/webp"
+        default: mimeType = "image/jpeg"
+        }
+        return [
+            "__typename": "ImageRef",
+            "_path": path,
+            "_authorUrl": publishBase + path,
+            "_publishUrl": publishBase + path,
+            "_dynamicUrl": dynamicURL,
+            "mimeType": mimeType,
+            "width": 1600,
+            "height": 1200,
+        ]
+    }
+
+    // MARK: - JSON ⇄ Map
+
+    static func map(_ value: JSONValue) -> Map {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number):
+            if let integer = Int(number.text) { return .int(integer) }
+            return .double(number.doubleValue ?? 0)
+        case .string(let string): return .string(string)
+        case .array(let elements): return .array(elements.map(map))
+        case .object(let object):
+            var dictionary = OrderedDictionary<String, Map>()
+            for member in object.members { dictionary[member.key] = map(member.value) }
+            return .dictionary(dictionary)
+        }
+    }
+
+    static func json(_ map: Map) -> JSONValue {
+        switch map {
+        case .undefined, .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number):
+            switch number.storageType {
+            case .int: return .number(JSONNumber(number.intValue))
+            default:
+                let value = number.doubleValue
+                return value.isFinite ? .number(JSONNumber(text: "\(value)")) : .null
+            }
+        case .string(let string): return .string(string)
+        case .array(let elements): return .array(elements.map(json))
+        case .dictionary(let dictionary):
+            return .object(JSONObject(dictionary.map { JSONMember($0.key, json($0.value)) }))
+        }
+    }
+
+    static func json(_ error: GraphQLError) -> JSONValue {
+        var object: JSONObject = ["message": .string(error.message)]
+        if !error.locations.isEmpty {
+            object["locations"] = .array(
+                error.locations.map {
+                    .object(["line": .number(JSONNumber($0.line)), "column": .number(JSONNumber($0.column))])
+                }
+            )
+        }
+        if !error.path.elements.isEmpty {
+            object["path"] = .array(
+                error.path.elements.map { element in
+                    switch element {
+                    case .index(let index): return .number(JSONNumber(index))
+                    case .key(let key): return .string(key)
+                    }
+                }
+            )
+        }
+        return .object(object)
+    }
+}

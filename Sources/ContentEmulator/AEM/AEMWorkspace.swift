@@ -1,0 +1,216 @@
+internal import ContentJSON
+internal import ContentYAML
+internal import Foundation
+
+/// An AEM workspace on disk: content fragment models, fragments and persisted queries.
+///
+/// Layout, under the workspace's `aem/` folder:
+/// - `models/*.yaml`: one ``ContentFragmentModel`` each;
+/// - `fragments/**/*.yaml`: one fragment each, with `_path`, `_model` and its field values;
+/// - `queries/<configuration>/<name>.graphql`: persisted queries, addressed as `<configuration>/<name>`.
+struct AEMWorkspace: Sendable {
+    var models: [ContentFragmentModel]
+    var fragments: [Fragment]
+    var queries: [PersistedQuery]
+
+    /// One content fragment: its path, id, model and field values.
+    struct Fragment: Sendable {
+        var path: String
+        var id: String
+        var model: String
+        var values: JSONObject
+    }
+
+    /// A persisted query as stored.
+    struct PersistedQuery: Sendable, Equatable {
+        var configuration: String
+        var name: String
+        var query: String
+        var cacheControl: String?
+    }
+
+    /// Reads a workspace folder.
+    ///
+    /// - Parameter directory: The `aem/` folder.
+    /// - Throws: ``EmulatorError`` naming the file, line and column of the first problem.
+    init(directory: URL) throws {
+        let files = FileManager.default
+        let modelFiles = Self.files(in: directory.appendingPathComponent("models"), ending: ".yaml")
+        models = try modelFiles.map { file in
+            try Self.decode(ContentFragmentModel.self, from: file)
+        }
+        var byName: [String: ContentFragmentModel] = [:]
+        for model in models {
+            guard byName[model.name] == nil else {
+                throw EmulatorError.workspace("two models are named '\(model.name)'; model names must be unique")
+            }
+            byName[model.name] = model
+        }
+        fragments = []
+        var seenPaths = Set<String>()
+        for file in Self.files(in: directory.appendingPathComponent("fragments"), ending: ".yaml") {
+            let fragment = try Self.readFragment(file, models: byName)
+            guard seenPaths.insert(fragment.path).inserted else {
+                throw EmulatorError.workspace("\(file.path): a second fragment has the path \(fragment.path)")
+            }
+            fragments.append(fragment)
+        }
+        queries = []
+        let queryRoot = directory.appendingPathComponent("queries")
+        let configurations = (try? files.contentsOfDirectory(atPath: queryRoot.path))?.sorted() ?? []
+        for configuration in configurations {
+            for file in Self.files(in: queryRoot.appendingPathComponent(configuration), ending: ".graphql") {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                queries.append(
+                    PersistedQuery(
+                        configuration: configuration,
+                        name: file.deletingPathExtension().lastPathComponent,
+                        query: text,
+                        cacheControl: nil
+                    )
+                )
+            }
+        }
+    }
+
+    /// Regular files under a folder with a suffix, sorted by path so loading is deterministic.
+    static func files(in directory: URL, ending suffix: String) -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var found: [URL] = []
+        for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(suffix) {
+            found.append(url)
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from file: URL) throws -> T {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        do {
+            return try YAMLDecoder(environment: [:]).decode(type, from: text, file: file.path)
+        } catch {
+            throw EmulatorError.workspace(error.description)
+        }
+    }
+
+    private static func readFragment(_ file: URL, models: [String: ContentFragmentModel]) throws -> Fragment {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let root: YAMLNode?
+        do {
+            root = try YAMLParser().parse(text, file: file.path)
+        } catch {
+            throw EmulatorError.workspace(error.description)
+        }
+        guard let root, case .mapping(let entries) = root.kind else {
+            throw EmulatorError.workspace("\(file.path): a fragment is a mapping with `_path`, `_model` and fields")
+        }
+        func fail(_ mark: YAMLMark, _ message: String) -> EmulatorError {
+            .workspace("\(file.path):\(mark): \(message)")
+        }
+        guard let pathEntry = root.entry("_path"), case .scalar(let path) = pathEntry.value.kind,
+            path.value.hasPrefix("/content/dam/")
+        else {
+            throw fail(root.mark, "a fragment needs `_path: /content/dam/…`")
+        }
+        guard let modelEntry = root.entry("_model"), case .scalar(let modelName) = modelEntry.value.kind else {
+            throw fail(root.mark, "a fragment needs `_model:` naming its model")
+        }
+        guard let model = models[modelName.value] else {
+            let hint = closestMatch(to: modelName.value, in: models.keys).map { "; did you mean '\($0)'?" } ?? ""
+            throw fail(modelEntry.value.mark, "unknown model '\(modelName.value)'\(hint)")
+        }
+        var values = JSONObject()
+        for entry in entries where !entry.key.hasPrefix("_") {
+            guard let field = model.fields.first(where: { $0.name == entry.key }) else {
+                let hint =
+                    closestMatch(to: entry.key, in: model.fields.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+                throw fail(entry.keyMark, "the \(model.name) model has no field '\(entry.key)'\(hint)")
+            }
+            do {
+                values[entry.key] = try FieldValue.convert(entry.value, for: field)
+            } catch let error as FieldValue.ConversionError {
+                throw fail(entry.value.mark, "\(entry.key): \(error.message)")
+            }
+        }
+        return Fragment(path: path.value, id: stableUUID(path.value), model: model.name, values: values)
+    }
+}
+
+/// A UUID derived from a fragment's path, so ids stay the same across restarts.
+func stableUUID(_ text: String) -> String {
+    var first: UInt64 = 0xcbf2_9ce4_8422_2325
+    var second: UInt64 = 0x8422_2325_cbf2_9ce4
+    for byte in text.utf8 {
+        first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
+        second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
+    }
+    let hex = String(format: "%016llx%016llx", first, second)
+    let characters = Array(hex)
+    func part(_ range: Range<Int>) -> String { String(characters[range]) }
+    return "\(part(0..<8))-\(part(8..<12))-4\(part(13..<16))-a\(part(17..<20))-\(part(20..<32))"
+}
+
+/// Turns a fragment's YAML values into JSON by their model field's type.
+enum FieldValue {
+    struct ConversionError: Error {
+        var message: String
+    }
+
+    static func convert(_ node: YAMLNode, for field: ContentFragmentModel.Field) throws -> JSONValue {
+        if case .scalar(let scalar) = node.kind, scalar.isNull { return .null }
+        switch field.type {
+        case .tags:
+            return .array(try strings(node).map(JSONValue.string))
+        case .fragmentReference where field.multiple:
+            return .array(try strings(node).map(JSONValue.string))
+        default:
+            break
+        }
+        guard case .scalar(let scalar) = node.kind else {
+            throw ConversionError(message: "expected a single value, found \(node.kindName)")
+        }
+        let text = scalar.value
+        switch field.type {
+        case .text, .multiline, .contentReference, .fragmentReference, .tags:
+            return .string(text)
+        case .enumeration:
+            guard field.values.contains(text) else {
+                throw ConversionError(
+                    message: "expected one of \(field.values.joined(separator: ", ")), found '\(text)'")
+            }
+            return .string(text)
+        case .number:
+            guard let value = Double(text), value.isFinite else {
+                throw ConversionError(message: "expected a number, found '\(text)'")
+            }
+            return .number(JSONNumber(text: "\(value)"))
+        case .integer:
+            guard let value = Int(text) else { throw ConversionError(message: "expected an integer, found '\(text)'") }
+            return .number(JSONNumber(value))
+        case .boolean:
+            guard text == "true" || text == "false" else {
+                throw ConversionError(message: "expected true or false, found '\(text)'")
+            }
+            return .bool(text == "true")
+        case .datetime, .date:
+            return .string(text)
+        }
+    }
+
+    private static func strings(_ node: YAMLNode) throws -> [String] {
+        switch node.kind {
+        case .sequence(let items):
+            return try items.map { item in
+                guard case .scalar(let scalar) = item.kind else {
+                    throw ConversionError(message: "expected a list of values, found \(item.kindName) in it")
+                }
+                return scalar.value
+            }
+        case .scalar(let scalar):
+            return [scalar.value]
+        case .mapping:
+            throw ConversionError(message: "expected a list of values, found a mapping")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+internal import ContentJSON
+internal import Foundation
+internal import GRDB
+
+/// Content fragments and persisted queries in SQLite: in memory by default, in a file with `--data`.
+///
+/// Fragment values are stored as JSON text next to their path and model; queries read them back per
+/// model and the GraphQL layer filters, sorts and pages them.
+struct FragmentStore: Sendable {
+    private let database: DatabaseQueue
+
+    /// Opens (or creates) a store.
+    ///
+    /// - Parameter path: A database file, or `nil` for memory.
+    /// - Throws: ``EmulatorError/database(_:)``.
+    init(path: String?) throws {
+        do {
+            if let path {
+                var configuration = Configuration()
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                database = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                database = try DatabaseQueue()
+            }
+            try database.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS fragment (
+                            path TEXT PRIMARY KEY NOT NULL,
+                            id TEXT NOT NULL,
+                            model TEXT NOT NULL,
+                            data TEXT NOT NULL
+                        );
+                        CREATE INDEX IF NOT EXISTS fragment_model ON fragment(model);
+                        CREATE TABLE IF NOT EXISTS persisted_query (
+                            configuration TEXT NOT NULL,
+                            name TEXT NOT NULL,
+                            query TEXT NOT NULL,
+                            cache_control TEXT,
+                            PRIMARY KEY (configuration, name)
+                        );
+                        """
+                )
+            }
+        } catch {
+            throw EmulatorError.database("\(path ?? ":memory:"): \(error)")
+        }
+    }
+
+    /// Loads a workspace into an empty store; a store that already holds fragments keeps them.
+    ///
+    /// - Parameter workspace: The workspace.
+    /// - Throws: ``EmulatorError/database(_:)``.
+    func seed(from workspace: AEMWorkspace) throws {
+        do {
+            try database.write { db in
+                let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fragment") ?? 0
+                if existing == 0 {
+                    for fragment in workspace.fragments {
+                        try db.execute(
+                            sql: "INSERT INTO fragment (path, id, model, data) VALUES (?, ?, ?, ?)",
+                            arguments: [
+                                fragment.path, fragment.id, fragment.model, JSONValue.object(fragment.values).jsonText,
+                            ]
+                        )
+                    }
+                }
+                for query in workspace.queries {
+                    try db.execute(
+                        sql:
+                            "INSERT OR IGNORE INTO persisted_query (configuration, name, query, cache_control) VALUES (?, ?, ?, ?)",
+                        arguments: [query.configuration, query.name, query.query, query.cacheControl]
+                    )
+                }
+            }
+        } catch {
+            throw EmulatorError.database("\(error)")
+        }
+    }
+
+    /// Every fragment of a model, by path.
+    func fragments(model: String) throws -> [AEMWorkspace.Fragment] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT path, id, model, data FROM fragment WHERE model = ? ORDER BY path", arguments: [model]
+            )
+            .map(Self.fragment)
+        }
+    }
+
+    /// The fragment at a path.
+    func fragment(path: String) throws -> AEMWorkspace.Fragment? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT path, id, model, data FROM fragment WHERE path = ?", arguments: [path])
+                .map(Self.fragment)
+        }
+    }
+
+    private static func fragment(_ row: Row) throws -> AEMWorkspace.Fragment {
+        let data: String = row["data"]
+        let values = try JSONParser().parse(data).objectValue ?? JSONObject()
+        return AEMWorkspace.Fragment(path: row["path"], id: row["id"], model: row["model"], values: values)
+    }
+
+    /// One persisted query.
+    func persistedQuery(configuration: String, name: String) throws -> AEMWorkspace.PersistedQuery? {
+        try database.read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT configuration, name, query, cache_control FROM persisted_query WHERE configuration = ? AND name = ?",
+                arguments: [configuration, name]
+            ).map(Self.query)
+        }
+    }
+
+    /// The persisted queries, of one configuration or all, by configuration and name.
+    func persistedQueries(configuration: String?) throws -> [AEMWorkspace.PersistedQuery] {
+        try database.read { db in
+            if let configuration {
+                return try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT configuration, name, query, cache_control FROM persisted_query WHERE configuration = ? ORDER BY name",
+                    arguments: [configuration]
+                ).map(Self.query)
+            }
+            return try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT configuration, name, query, cache_control FROM persisted_query ORDER BY configuration, name"
+            ).map(Self.query)
+        }
+    }
+
+    /// The configurations that have at least one persisted query.
+    func configurations() throws -> Set<String> {
+        try database.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT configuration FROM persisted_query"))
+        }
+    }
+
+    private static func query(_ row: Row) -> AEMWorkspace.PersistedQuery {
+        AEMWorkspace.PersistedQuery(
+            configuration: row["configuration"],
+            name: row["name"],
+            query: row["query"],
+            cacheControl: row["cache_control"]
+        )
+    }
+}

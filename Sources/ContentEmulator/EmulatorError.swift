@@ -1,0 +1,28 @@
+public import ContentCore
+
+/// A problem starting an emulator: a malformed workspace, a port in use, a database that cannot open.
+public enum EmulatorError: ContentFailure, Equatable {
+    /// The workspace is malformed; the message names the file and position.
+    case workspace(String)
+    /// The server could not start.
+    case startFailed(String)
+    /// The database could not be opened or written.
+    case database(String)
+
+    /// Workspace problems are configuration problems; the rest are unexpected.
+    public var category: FailureCategory {
+        switch self {
+        case .workspace: return .configuration
+        case .startFailed, .database: return .unexpected
+        }
+    }
+
+    /// What failed and what to do.
+    public var description: String {
+        switch self {
+        case .workspace(let message): return "workspace: \(message)"
+        case .startFailed(let message): return "cannot start the emulator: \(message)"
+        case .database(let message): return "emulator database: \(message)"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+public import Foundation
+internal import Hummingbird
+public import Logging
+internal import NIOCore
+
+/// Runs the emulators of a workspace over HTTP: `content serve`.
+///
+/// A workspace folder holds one folder per service (`aem/` today); a service whose folder is absent is
+/// not started. Each service listens on its own port.
+public struct EmulatorServer: Sendable {
+    /// Where and how to serve.
+    public struct Options: Sendable {
+        /// The workspace folder (holding `aem/`).
+        public var workspace: URL
+        /// The address to listen on; loopback by default.
+        public var host: String
+        /// The AEM port; 0 lets the system pick one.
+        public var aemPort: Int
+        /// A database file to keep content in, or `nil` for memory.
+        public var dataFile: String?
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - workspace: The workspace folder.
+        ///   - host: The address to listen on.
+        ///   - aemPort: The AEM port.
+        ///   - dataFile: A database file, or `nil`.
+        public init(workspace: URL, host: String = "127.0.0.1", aemPort: Int = 4503, dataFile: String? = nil) {
+            self.workspace = workspace
+            self.host = host
+            self.aemPort = aemPort
+            self.dataFile = dataFile
+        }
+    }
+
+    /// The options.
+    public let options: Options
+
+    /// Creates a server.
+    ///
+    /// - Parameter options: Where and how to serve.
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// Serves until cancelled or until SIGINT/SIGTERM.
+    ///
+    /// - Parameters:
+    ///   - logger: Where request lines go (at `info` with `-v`).
+    ///   - onRunning: Called with each service's name and base URL once it listens.
+    /// - Throws: ``EmulatorError``.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (String, String) async -> Void) async throws {
+        let aemDirectory = options.workspace.appendingPathComponent("aem")
+        guard FileManager.default.fileExists(atPath: aemDirectory.path) else {
+            throw EmulatorError.workspace(
+                "\(options.workspace.path) has no aem/ folder; point --workspace at a folder holding one"
+            )
+        }
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        // The base URL is only known once the port is; with a fixed port it is known now.
+        let emulator = try AEMEmulator(
+            directory: aemDirectory,
+            dataFile: options.dataFile,
+            publishBase: "http://\(host):\(options.aemPort)"
+        )
+        let router = Router()
+        router.middlewares.add(RequestLogMiddleware(logger: logger))
+        emulator.addRoutes(to: router)
+        let app = Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(options.host, port: options.aemPort), serverName: "content-emulator"),
+            onServerRunning: { channel in
+                await onRunning("aem", "http://\(host):\(channel.localAddress?.port ?? options.aemPort)")
+            },
+            logger: logger
+        )
+        do {
+            try await app.runService()
+        } catch {
+            throw EmulatorError.startFailed("\(error)")
+        }
+    }
+}
+
+/// One line per request at `info`: method, path, status.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let response = try await next(request, context)
+        logger.info("\(request.method) \(request.uri) \(response.status.code)")
+        return response
+    }
+}

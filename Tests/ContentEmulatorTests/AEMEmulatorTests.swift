@@ -1,0 +1,252 @@
+import ContentJSON
+import Foundation
+import Testing
+
+@testable import ContentEmulator
+
+struct AEMEmulatorTests {
+    private func items(_ exchange: AEMHarness.Exchange, _ field: String) -> [JSONValue] {
+        exchange.json?["data"]?[field]?["items"]?.arrayValue ?? []
+    }
+
+    @Test func allAdventuresReturnsTheSixteenWKNDTitles() async throws {
+        let exchange = try await AEMHarness.run { try await $0.get("/graphql/execute.json/wknd-shared/adventures-all") }
+        #expect(exchange.status == 200)
+        let titles = items(exchange, "adventureList").compactMap { $0["title"]?.stringValue }
+        #expect(titles.count == 16)
+        #expect(titles.contains("Bali Surf Camp"))
+        #expect(titles.contains("Downhill Skiing in Jackson Hole, Wyoming"))
+        if let facts = try WKNDFacts.adventures() {
+            #expect(Set(titles) == Set(facts.map(\.title)))
+        }
+    }
+
+    @Test func variablesAreReadInEveryEncodingTheClientsUse() async throws {
+        let forms = [
+            "/graphql/execute.json/wknd-shared/adventure-by-slug%3Bslug%3Dcycling-tuscany;",
+            "/graphql/execute.json/wknd-shared/adventure-by-slug;slug=cycling-tuscany",
+            "/graphql/execute.json/wknd-shared/adventure-by-slug%3bslug%3dcycling-tuscany",
+        ]
+        try await AEMHarness.run { client in
+            for form in forms {
+                let exchange = try await client.get(form)
+                #expect(exchange.status == 200, "\(form)")
+                #expect(items(exchange, "adventureList").first?["title"] == .string("Cycling Tuscany"), "\(form)")
+            }
+            let posted = try await client.post(
+                "/graphql/execute.json/wknd-shared/adventure-by-slug",
+                json: #"{"variables":{"slug":"yosemite-backpacking"}}"#
+            )
+            #expect(items(posted, "adventureList").first?["title"] == .string("Yosemite Backpacking"))
+        }
+    }
+
+    @Test func paginationWalksEveryAdventureOnceInPagesOfFive() async throws {
+        let titles = try await AEMHarness.run { client in
+            var seen: [String] = []
+            var after: String?
+            var pages = 0
+            repeat {
+                var path = "/graphql/execute.json/wknd-shared/adventures-paginated;first=5"
+                if let after { path += ";after=\(after)" }
+                let page = try await client.get(path)
+                let connection = page.json?["data"]?["adventurePaginated"]
+                let edges = connection?["edges"]?.arrayValue ?? []
+                #expect(edges.count <= 5)
+                seen += edges.compactMap { $0["node"]?["title"]?.stringValue }
+                after =
+                    connection?["pageInfo"]?["hasNextPage"] == .bool(true)
+                    ? connection?["pageInfo"]?["endCursor"]?.stringValue : nil
+                pages += 1
+            } while after != nil && pages < 10
+            return seen
+        }
+        #expect(titles.count == 16)
+        #expect(Set(titles).count == 16)
+        #expect(titles == titles.sorted { $0.lowercased() < $1.lowercased() })
+    }
+
+    @Test func priceFilterAndSortGiveTheRightSetInOrder() async throws {
+        let exchange = try await AEMHarness.run {
+            try await $0.get("/graphql/execute.json/wknd-shared/adventure-by-price;price=1000;priceOperator=LOWER")
+        }
+        let prices = items(exchange, "adventureList").compactMap { item -> Double? in
+            if case .number(let number) = item["price"] { return number.doubleValue }
+            return nil
+        }
+        #expect(!prices.isEmpty)
+        #expect(prices.allSatisfy { $0 < 1000 })
+        #expect(prices == prices.sorted())
+        if let facts = try WKNDFacts.adventures() {
+            #expect(prices == facts.map(\.price).filter { $0 < 1000 }.sorted())
+        }
+    }
+
+    @Test func activityFilterIgnoresCaseWhenAsked() async throws {
+        let exchange = try await AEMHarness.run {
+            try await $0.get("/graphql/execute.json/wknd-shared/adventures-by-activity;activity=CYCLING")
+        }
+        let found = items(exchange, "adventureList")
+        #expect(!found.isEmpty)
+        #expect(found.allSatisfy { $0["activity"] == .string("Cycling") })
+        if let facts = try WKNDFacts.adventures() {
+            #expect(found.count == facts.filter { $0.activity == "Cycling" }.count)
+        }
+    }
+
+    @Test func filterThroughAFragmentReference() async throws {
+        let exchange = try await AEMHarness.run {
+            try await $0.get("/graphql/execute.json/wknd-shared/articles-by-author;firstName=Stacey;lastName=Roswells")
+        }
+        let titles = items(exchange, "articleList").compactMap { $0["title"]?.stringValue }
+        #expect(titles == ["A Beginner's Guide to Ski Touring", "Aloha Spirits in Northern Norway"])
+    }
+
+    @Test func richTextIsServedInEveryFormat() async throws {
+        let exchange = try await AEMHarness.run {
+            try await $0.get("/graphql/execute.json/wknd-shared/article-by-slug;slug=ski-touring-guide")
+        }
+        let main = items(exchange, "articleList").first?["main"]
+        #expect(
+            main?["plaintext"]
+                == .string(
+                    "Before you go\nLearn the transitions at the resort first, and read the avalanche bulletin every day."
+                ))
+        #expect(main?["markdown"]?.stringValue?.hasPrefix("## Before you go\n\nLearn the *transitions*") == true)
+        #expect(main?["markdown"]?.stringValue?.contains("[avalanche bulletin](https://example.com/avalanche)") == true)
+        #expect(main?["json"]?.arrayValue?.first?["nodeType"] == .string("header"))
+        #expect(main?["html"]?.stringValue?.hasPrefix("<h2>Before you go</h2>") == true)
+    }
+
+    @Test func etagRevalidationAnswers304() async throws {
+        try await AEMHarness.run { client in
+            let first = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
+            let etag = try #require(first.header("ETag"))
+            #expect(first.header("Cache-Control")?.contains("max-age=60") == true)
+            let again = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all", headers: [("If-None-Match", etag)])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
+            let stale = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all", headers: [("If-None-Match", "\"other\"")])
+            #expect(stale.status == 200)
+        }
+    }
+
+    @Test func listShowsThePersistedQueries() async throws {
+        try await AEMHarness.run { client in
+            let all = try await client.get("/graphql/list.json")
+            #expect(all.status == 200)
+            let group = all.json?.arrayValue?.first
+            #expect(group?["configurationName"] == .string("wknd-shared"))
+            let names = group?["queries"]?.arrayValue?.compactMap { $0["path"]?["shortForm"]?.stringValue } ?? []
+            #expect(names.contains("/wknd-shared/adventures-all"))
+            let missing = try await client.get("/graphql/list.json/nope")
+            #expect(missing.status == 404)
+        }
+    }
+
+    @Test func errorsAreShapedAsAEMShapesThem() async throws {
+        try await AEMHarness.run { client in
+            let unknownQuery = try await client.get("/graphql/execute.json/wknd-shared/no-such-query")
+            #expect(unknownQuery.status == 404)
+            #expect(unknownQuery.json?["errorType"] == .string("PersistenceError"))
+            let unknownConfig = try await client.get("/graphql/execute.json/no-such-config/adventures-all")
+            #expect(unknownConfig.status == 404)
+            #expect(unknownConfig.text == "No suitable endpoint found.")
+            let missingVariable = try await client.get("/graphql/execute.json/wknd-shared/adventure-by-slug")
+            #expect(missingVariable.status == 200)
+            #expect(missingVariable.json?["errors"]?.arrayValue?.isEmpty == false)
+        }
+    }
+
+    @Test func hostileInputGetsAClearErrorNeverACrash() async throws {
+        let deep =
+            "query Deep { adventureList { items { " + String(repeating: "a { ", count: 1000)
+            + String(repeating: "} ", count: 1003)
+        let workspace = try AEMHarness.workspace(extraQueries: ["deep": deep])
+        try await AEMHarness.run(workspace: workspace) { client in
+            let semicolon = try await client.get("/graphql/execute.json/wknd-shared/adventure-by-slug;slug=a;b")
+            #expect(semicolon.status == 400)
+            #expect(semicolon.text.contains("malformed variable segment"))
+            let unknown = try await client.get("/graphql/execute.json/wknd-shared/adventure-by-slug;slug=x;nope=1")
+            #expect(unknown.status == 400)
+            #expect(unknown.text.contains("unknown variable 'nope'"))
+            let huge = String(repeating: "x", count: 1 << 20)
+            let big = try await client.post(
+                "/graphql/execute.json/wknd-shared/adventure-by-slug",
+                json: #"{"variables":{"slug":"\#(huge)"}}"#
+            )
+            #expect(big.status == 200)
+            #expect(items(big, "adventureList").isEmpty)
+            let nested = try await client.get("/graphql/execute.json/wknd-shared/deep")
+            #expect(nested.status == 200)
+            #expect(nested.text.contains("levels deep"))
+            let badJSON = try await client.post("/graphql/execute.json/wknd-shared/adventures-all", json: "{not json")
+            #expect(badJSON.status == 400)
+            // The server still answers after all that.
+            let after = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
+            #expect(after.status == 200)
+        }
+    }
+
+    @Test func introspectionDescribesTheGeneratedSchema() async throws {
+        let query =
+            "query Types { __type(name: \"AdventureModel\") { fields { name } } __schema { queryType { name } } }"
+        let workspace = try AEMHarness.workspace(extraQueries: ["types": query])
+        let exchange = try await AEMHarness.run(workspace: workspace) {
+            try await $0.get("/graphql/execute.json/wknd-shared/types")
+        }
+        let names =
+            exchange.json?["data"]?["__type"]?["fields"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(Set(names).isSuperset(of: ["_path", "_id", "_variation", "title", "slug", "price", "primaryImage"]))
+        #expect(names.count == 15)
+        #expect(exchange.json?["data"]?["__schema"]?["queryType"]?["name"] == .string("Query"))
+    }
+
+    @Test func theNineWKNDOriginalsExecuteWithRealTitles() async throws {
+        guard let queries = Locations.corpusFolder("aem/wknd-shared/persisted-queries") else { return }
+        let workspace = try AEMHarness.workspace(queries: queries)
+        let cases: [(String, String, String)] = [
+            ("adventures-all", "adventureList", "Bali Surf Camp"),
+            ("adventure-by-slug;slug=bali-surf-camp", "adventureList", "Bali Surf Camp"),
+            (
+                "adventure-by-path;adventurePath=/content/dam/wknd-shared/en/adventures/cycling-tuscany/cycling-tuscany",
+                "adventureByPath", "Cycling Tuscany"
+            ),
+            (
+                "adventure-by-price;price=400;priceOperator=LOWER_EQUAL", "adventureList",
+                "Downhill Skiing in Jackson Hole, Wyoming"
+            ),
+            ("adventures-by-activity;activity=surfing", "adventureList", "Surf Camp in Costa Rica"),
+            (
+                "article-by-author;authorFirstName=Jacob;authorLastName=Wester", "articleList",
+                "Western Australia by Camper Van"
+            ),
+            (
+                "article-by-path;articlePath=/content/dam/wknd-shared/en/magazine/ski-touring/ski-touring-guide",
+                "articleByPath", "A Beginner's Guide to Ski Touring"
+            ),
+            (
+                "article-by-slug;slug=aloha-spirits-in-northern-norway", "articleList",
+                "Aloha Spirits in Northern Norway"
+            ),
+            ("articles-all;first=10", "articlePaginated", "A Beginner's Guide to Ski Touring"),
+        ]
+        try await AEMHarness.run(workspace: workspace) { client in
+            for (spec, field, title) in cases {
+                let exchange = try await client.get("/graphql/execute.json/wknd-shared/\(spec)")
+                #expect(exchange.status == 200, "\(spec)")
+                #expect(exchange.json?["errors"] == nil, "\(spec): \(exchange.text.prefix(300))")
+                #expect(exchange.text.contains("\"title\":\(JSONValue.string(title).jsonText)"), "\(spec)")
+                #expect(exchange.json?["data"]?[field] != nil, "\(spec)")
+            }
+            // Without their required variables they fail as GraphQL errors, not crashes.
+            for name in ["adventure-by-slug", "adventure-by-path", "adventure-by-price", "article-by-author"] {
+                let exchange = try await client.get("/graphql/execute.json/wknd-shared/\(name)")
+                #expect(exchange.status == 200, "\(name)")
+                #expect(exchange.json?["errors"]?.arrayValue?.isEmpty == false, "\(name)")
+            }
+        }
+    }
+}
