@@ -18,6 +18,8 @@ public struct EmulatorServer: Sendable {
         public var aemPort: Int
         /// A database file to keep content in, or `nil` for memory.
         public var dataFile: String?
+        /// The AEM tier and what it lets through.
+        public var aem: AEMEmulator.Options
 
         /// Creates options.
         ///
@@ -26,16 +28,33 @@ public struct EmulatorServer: Sendable {
         ///   - host: The address to listen on.
         ///   - aemPort: The AEM port.
         ///   - dataFile: A database file, or `nil`.
-        public init(workspace: URL, host: String = "127.0.0.1", aemPort: Int = 4503, dataFile: String? = nil) {
+        ///   - aem: The AEM tier and what it lets through.
+        public init(
+            workspace: URL,
+            host: String = "127.0.0.1",
+            aemPort: Int = 4503,
+            dataFile: String? = nil,
+            aem: AEMEmulator.Options = AEMEmulator.Options()
+        ) {
             self.workspace = workspace
             self.host = host
             self.aemPort = aemPort
             self.dataFile = dataFile
+            self.aem = aem
         }
     }
 
     /// The options.
     public let options: Options
+
+    /// The sample workspace this build was made from (`examples/` in the source tree), when it is still
+    /// there; `content serve` and the embedded default fall back to it outside the repository.
+    public static var sampleWorkspace: URL? {
+        let examples = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples")
+        return FileManager.default.fileExists(atPath: examples.appendingPathComponent("aem").path) ? examples : nil
+    }
 
     /// Creates a server.
     ///
@@ -62,7 +81,8 @@ public struct EmulatorServer: Sendable {
         let emulator = try AEMEmulator(
             directory: aemDirectory,
             dataFile: options.dataFile,
-            publishBase: "http://\(host):\(options.aemPort)"
+            publishBase: "http://\(host):\(options.aemPort)",
+            options: options.aem
         )
         let router = Router()
         router.middlewares.add(RequestLogMiddleware(logger: logger))

@@ -179,6 +179,9 @@ struct AEMEmulatorTests {
             )
             #expect(big.status == 200)
             #expect(items(big, "adventureList").isEmpty)
+            // A 1 MB variable in the URL is refused by the HTTP layer rather than parsed.
+            let longURL = try await client.get("/graphql/execute.json/wknd-shared/adventure-by-slug;slug=\(huge)")
+            #expect(longURL.status == 400)
             let nested = try await client.get("/graphql/execute.json/wknd-shared/deep")
             #expect(nested.status == 200)
             #expect(nested.text.contains("levels deep"))

@@ -49,11 +49,11 @@ enum AEMHarness {
             try await send(path, method: .GET, body: nil, headers: headers)
         }
 
-        func post(_ path: String, json: String) async throws -> Exchange {
-            try await send(path, method: .POST, body: json, headers: [("Content-Type", "application/json")])
+        func post(_ path: String, json: String, headers: [(String, String)] = []) async throws -> Exchange {
+            try await send(path, method: .POST, body: json, headers: [("Content-Type", "application/json")] + headers)
         }
 
-        private func send(_ path: String, method: NIOHTTP1.HTTPMethod, body: String?, headers: [(String, String)])
+        func send(_ path: String, method: NIOHTTP1.HTTPMethod, body: String?, headers: [(String, String)])
             async throws
             -> Exchange
         {
@@ -97,10 +97,11 @@ enum AEMHarness {
 
     static func run<Result: Sendable>(
         workspace: URL? = nil,
+        options: AEMEmulator.Options = AEMEmulator.Options(),
         _ body: @Sendable (Client) async throws -> Result
     ) async throws -> Result {
         let directory = try workspace ?? Self.workspace()
-        let emulator = try AEMEmulator(directory: directory, publishBase: "http://127.0.0.1")
+        let emulator = try AEMEmulator(directory: directory, publishBase: "http://127.0.0.1", options: options)
         let router = Router()
         emulator.addRoutes(to: router)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

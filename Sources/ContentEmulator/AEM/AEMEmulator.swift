@@ -14,8 +14,59 @@ public import Hummingbird
 /// shaped as AEM shapes them: an unknown configuration or query is 404, a query that fails validation
 /// or execution is 200 with `errors`.
 public struct AEMEmulator: Sendable {
+    /// How the emulator behaves: which AEM tier it plays, and what it lets through.
+    public struct Options: Sendable {
+        /// The AEM tier.
+        public enum Mode: String, Sendable, CaseIterable {
+            /// Anonymous reads, no persisting (AEM publish).
+            case publish
+            /// Every request authenticated; persisting allowed (AEM author).
+            case author
+        }
+
+        /// The tier.
+        public var mode: Mode
+        /// The basic-auth user author mode accepts.
+        public var username: String
+        /// The basic-auth password author mode accepts.
+        public var password: String
+        /// A bearer token author mode also accepts.
+        public var token: String?
+        /// An origin allowed to call from a browser (`*` for any).
+        public var corsOrigin: String?
+        /// Answer failing queries with 400/500 and `application/graphql-response+json`, as the GraphQL
+        /// over HTTP spec says, instead of AEM's 200.
+        public var graphqlResponseJSON: Bool
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - mode: The tier.
+        ///   - username: The author-mode user.
+        ///   - password: The author-mode password.
+        ///   - token: An author-mode bearer token.
+        ///   - corsOrigin: An origin allowed from browsers.
+        ///   - graphqlResponseJSON: Whether failures use GraphQL-over-HTTP status codes.
+        public init(
+            mode: Mode = .publish,
+            username: String = "admin",
+            password: String = "admin",
+            token: String? = nil,
+            corsOrigin: String? = nil,
+            graphqlResponseJSON: Bool = false
+        ) {
+            self.mode = mode
+            self.username = username
+            self.password = password
+            self.token = token
+            self.corsOrigin = corsOrigin
+            self.graphqlResponseJSON = graphqlResponseJSON
+        }
+    }
+
     let store: FragmentStore
     let engine: AEMGraphQLEngine
+    let options: Options
 
     /// The default publish-tier cache header.
     static let publishCacheControl = "max-age=60,s-maxage=7200,stale-while-revalidate=86400,stale-if-error=86400"
@@ -26,8 +77,10 @@ public struct AEMEmulator: Sendable {
     ///   - directory: The `aem/` folder.
     ///   - dataFile: A database file to keep content in, or `nil` for memory.
     ///   - publishBase: The server's base URL, for `_publishUrl` and `_authorUrl`.
+    ///   - options: The tier and what it lets through.
     /// - Throws: ``EmulatorError``.
-    public init(directory: URL, dataFile: String? = nil, publishBase: String) throws {
+    public init(directory: URL, dataFile: String? = nil, publishBase: String, options: Options = Options()) throws {
+        self.options = options
         let workspace = try AEMWorkspace(directory: directory)
         store = try FragmentStore(path: dataFile)
         try store.seed(from: workspace)
@@ -38,6 +91,28 @@ public struct AEMEmulator: Sendable {
     ///
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
+        if let origin = options.corsOrigin {
+            router.middlewares.add(
+                CORSMiddleware(
+                    allowOrigin: origin == "*" ? .all : .custom(origin),
+                    allowHeaders: [.authorization, .contentType, .ifNoneMatch],
+                    allowMethods: [.get, .post, .put, .options],
+                    exposedHeaders: ["ETag", "Cache-Control"]
+                )
+            )
+        }
+        if options.mode == .author {
+            router.middlewares.add(AuthorAuthenticationMiddleware(options: options))
+        }
+        router.put("/graphql/persist.json/{configuration}/{name}") { request, context in
+            try await self.persist(request, context: context, isUpdate: false)
+        }
+        router.post("/graphql/persist.json/{configuration}/{name}") { request, context in
+            try await self.persist(request, context: context, isUpdate: true)
+        }
+        router.post("/content/**") { request, _ in try await self.adHoc(request) }
+        router.get("/content/dam/**") { request, _ in Self.placeholder(for: request.uri.path) }
+        router.get("/adobe/dynamicmedia/deliver/**") { request, _ in Self.placeholder(for: request.uri.path) }
         router.get("/graphql/execute.json/**") { request, _ in await self.execute(request, variables: nil) }
         router.post("/graphql/execute.json/**") { request, context in
             let body = try await request.body.collect(upTo: 4 << 20)
@@ -127,6 +202,7 @@ public struct AEMEmulator: Sendable {
             )
         }
         let body = await engine.execute(query: stored.query, variables: variables, operationName: nil)
+        if let failure = graphQLFailure(body) { return failure }
         let bytes = body.serialized()
         let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
         var headers: HTTPFields = [

@@ -146,7 +146,7 @@ struct AEMGraphQLEngine: Sendable {
             fields["\(model.name)ByPath"]?.resolve = { _, args, _, _ in
                 let path = args["_path"].string ?? ""
                 guard let fragment = try self.store.fragment(path: path), fragment.model == model.name else {
-                    throw GraphQLError(message: "no \(model.name) content fragment at \(path)")
+                    throw ResolverFailure("no \(model.name) content fragment at \(path)")
                 }
                 let transform = AssetTransform(args["_assetTransform"])
                 let item = try self.render(fragment, transform: transform, depth: 0)
@@ -159,12 +159,12 @@ struct AEMGraphQLEngine: Sendable {
                 let items = try self.select(model: model, args: args)
                 let first = args["first"].int ?? 50
                 guard (1...100).contains(first) else {
-                    throw GraphQLError(message: "first must be between 1 and 100, was \(first)")
+                    throw ResolverFailure("first must be between 1 and 100, was \(first)")
                 }
                 var start = 0
                 if let after = args["after"].string {
                     guard let index = Self.cursorIndex(after) else {
-                        throw GraphQLError(message: "after is not a cursor this server issued: \(after)")
+                        throw ResolverFailure("after is not a cursor this server issued: \(after)")
                     }
                     start = index + 1
                 }

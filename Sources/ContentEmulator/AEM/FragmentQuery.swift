@@ -83,7 +83,7 @@ struct FragmentFilter {
             case "GREATER_EQUAL": return actual >= expected
             case "LOWER": return actual < expected
             case "LOWER_EQUAL": return actual <= expected
-            default: throw GraphQLError(message: "unknown number operator \(operation)")
+            default: throw ResolverFailure("unknown number operator \(operation)")
             }
         case .boolean:
             guard case .bool(let actual) = value, let expected = expression["value"].bool else { return false }
@@ -97,7 +97,7 @@ struct FragmentFilter {
             case "AT_OR_BEFORE": return actual <= expected
             case "AFTER": return actual > expected
             case "AT_OR_AFTER": return actual >= expected
-            default: throw GraphQLError(message: "unknown calendar operator \(operation)")
+            default: throw ResolverFailure("unknown calendar operator \(operation)")
             }
         default:
             guard var actual = value.stringValue, var expected = expression["value"].string else { return false }
@@ -111,7 +111,7 @@ struct FragmentFilter {
             case "CONTAINS": return actual.contains(expected)
             case "CONTAINS_NOT": return !actual.contains(expected)
             case "STARTS_WITH": return actual.hasPrefix(expected)
-            default: throw GraphQLError(message: "unknown string operator \(operation)")
+            default: throw ResolverFailure("unknown string operator \(operation)")
             }
         }
     }
@@ -132,13 +132,13 @@ struct FragmentSort {
             let words = part.split(separator: " ").map(String.init)
             guard let field = words.first else { continue }
             guard field == "_path" || model.fields.contains(where: { $0.name == field }) else {
-                throw GraphQLError(
-                    message: "cannot sort by '\(field)': the \(model.name) model has no such field"
+                throw ResolverFailure(
+                    "cannot sort by '\(field)': the \(model.name) model has no such field"
                 )
             }
             let direction = words.dropFirst().first?.uppercased() ?? "ASC"
             guard direction == "ASC" || direction == "DESC", words.count <= 2 else {
-                throw GraphQLError(message: "sort expects 'field [ASC|DESC], …', found '\(part)'")
+                throw ResolverFailure("sort expects 'field [ASC|DESC], …', found '\(part)'")
             }
             keys.append(Key(field: field, descending: direction == "DESC"))
         }
@@ -179,5 +179,14 @@ extension JSONValue {
     var numberValue: Double? {
         if case .number(let number) = self { return number.doubleValue }
         return nil
+    }
+}
+
+/// A resolver's failure; the executor places it at the field's path, so the message reads as-is.
+struct ResolverFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

@@ -133,6 +133,27 @@ struct FragmentStore: Sendable {
         }
     }
 
+    /// Creates or replaces a persisted query.
+    ///
+    /// - Returns: Whether the query already existed.
+    @discardableResult
+    func savePersistedQuery(_ query: AEMWorkspace.PersistedQuery) throws -> Bool {
+        try database.write { db in
+            let existed =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM persisted_query WHERE configuration = ? AND name = ?",
+                    arguments: [query.configuration, query.name]
+                ) ?? 0 > 0
+            try db.execute(
+                sql:
+                    "INSERT OR REPLACE INTO persisted_query (configuration, name, query, cache_control) VALUES (?, ?, ?, ?)",
+                arguments: [query.configuration, query.name, query.query, query.cacheControl]
+            )
+            return existed
+        }
+    }
+
     /// The configurations that have at least one persisted query.
     func configurations() throws -> Set<String> {
         try database.read { db in

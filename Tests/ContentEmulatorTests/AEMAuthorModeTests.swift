@@ -1,0 +1,179 @@
+import ContentJSON
+import Foundation
+import NIOHTTP1
+import Testing
+
+@testable import ContentEmulator
+
+struct AEMAuthorModeTests {
+    private let adminAuthorization = ("Authorization", "Basic " + Data("admin:admin".utf8).base64EncodedString())
+
+    @Test func authorModeRefusesAnonymousRequests() async throws {
+        try await AEMHarness.run(options: .init(mode: .author, token: "t0ken-for-tests")) { client in
+            let anonymous = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
+            let wrong = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all",
+                headers: [("Authorization", "Basic " + Data("admin:nope".utf8).base64EncodedString())]
+            )
+            #expect(wrong.status == 401)
+            let basic = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all", headers: [adminAuthorization])
+            #expect(basic.status == 200)
+            let bearer = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all",
+                headers: [("Authorization", "Bearer t0ken-for-tests")]
+            )
+            #expect(bearer.status == 200)
+        }
+    }
+
+    @Test func persistCreatesThenUpdatesAndTheQueryRuns() async throws {
+        try await AEMHarness.run(options: .init(mode: .author)) { client in
+            let query = "{ adventureList(sort: \"price DESC\", limit: 1) { items { title price } } }"
+            let created = try await client.send(
+                "/graphql/persist.json/wknd-shared/most-expensive",
+                method: .PUT,
+                body: query,
+                headers: [adminAuthorization]
+            )
+            #expect(created.status == 201)
+            #expect(
+                created.json
+                    == .object([
+                        "action": .string("create"), "configurationName": .string("wknd-shared"),
+                        "name": .string("most-expensive"),
+                        "shortPath": .string("/wknd-shared/most-expensive"),
+                        "path": .string("/conf/wknd-shared/settings/graphql/persistentQueries/most-expensive"),
+                    ])
+            )
+            let again = try await client.send(
+                "/graphql/persist.json/wknd-shared/most-expensive",
+                method: .PUT,
+                body: query,
+                headers: [adminAuthorization]
+            )
+            #expect(again.status == 409)
+            let run = try await client.get(
+                "/graphql/execute.json/wknd-shared/most-expensive", headers: [adminAuthorization])
+            #expect(
+                run.json?["data"]?["adventureList"]?["items"]?.arrayValue?.first?["title"] == .string("Bali Surf Camp"))
+
+            let updated = try await client.post(
+                "/graphql/persist.json/wknd-shared/most-expensive",
+                json:
+                    #"{"query":"{ adventureList(sort: \"price ASC\", limit: 1) { items { title } } }","cache-control":{"max-age":300}}"#,
+                headers: [adminAuthorization]
+            )
+            #expect(updated.status == 200)
+            #expect(updated.json?["action"] == .string("update"))
+            let rerun = try await client.get(
+                "/graphql/execute.json/wknd-shared/most-expensive", headers: [adminAuthorization])
+            #expect(
+                rerun.json?["data"]?["adventureList"]?["items"]?.arrayValue?.first?["title"]
+                    == .string("Gastronomic Marais Tour"))
+            #expect(rerun.header("Cache-Control") == "max-age=300")
+        }
+    }
+
+    @Test func publishModeRefusesToPersist() async throws {
+        try await AEMHarness.run { client in
+            let refused = try await client.send(
+                "/graphql/persist.json/wknd-shared/x", method: .PUT, body: "{ a }", headers: [])
+            #expect(refused.status == 405)
+            #expect(refused.text.contains("--mode author"))
+        }
+    }
+
+    @Test func adHocQueriesRunOnTheEndpoint() async throws {
+        try await AEMHarness.run { client in
+            for path in [
+                "/content/cq:graphql/wknd-shared/endpoint.json", "/content/_cq_graphql/wknd-shared/endpoint.json",
+            ] {
+                let exchange = try await client.post(
+                    path,
+                    json:
+                        #"{"query":"query($p: String!) { adventureByPath(_path: $p) { item { title } } }","variables":{"p":"/content/dam/wknd-shared/en/adventures/tahoe-skiing/tahoe-skiing"}}"#
+                )
+                #expect(exchange.status == 200, "\(path)")
+                #expect(
+                    exchange.json?["data"]?["adventureByPath"]?["item"]?["title"] == .string("Tahoe Skiing"), "\(path)")
+            }
+            let unknown = try await client.post("/content/cq:graphql/nope/endpoint.json", json: #"{"query":"{ a }"}"#)
+            #expect(unknown.status == 404)
+        }
+    }
+
+    @Test func graphqlResponseJSONModeUsesHTTPStatuses() async throws {
+        try await AEMHarness.run(options: .init(graphqlResponseJSON: true)) { client in
+            let invalid = try await client.post(
+                "/content/cq:graphql/wknd-shared/endpoint.json", json: #"{"query":"{ nope }"}"#)
+            #expect(invalid.status == 400)
+            #expect(invalid.header("Content-Type")?.hasPrefix("application/graphql-response+json") == true)
+            let failing = try await client.post(
+                "/content/cq:graphql/wknd-shared/endpoint.json",
+                json: #"{"query":"{ adventureByPath(_path: \"/content/dam/none\") { item { title } } }"}"#
+            )
+            #expect(failing.status == 500)
+        }
+        try await AEMHarness.run { client in
+            let invalid = try await client.post(
+                "/content/cq:graphql/wknd-shared/endpoint.json", json: #"{"query":"{ nope }"}"#)
+            #expect(invalid.status == 200)
+            #expect(invalid.json?["errors"] != nil)
+        }
+    }
+
+    @Test func corsHeadersAnswerTheConfiguredOrigin() async throws {
+        try await AEMHarness.run(options: .init(corsOrigin: "http://localhost:3000")) { client in
+            let exchange = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all",
+                headers: [("Origin", "http://localhost:3000")]
+            )
+            #expect(exchange.header("Access-Control-Allow-Origin") == "http://localhost:3000")
+            let preflight = try await client.send(
+                "/graphql/execute.json/wknd-shared/adventures-all",
+                method: .OPTIONS,
+                body: nil,
+                headers: [("Origin", "http://localhost:3000"), ("Access-Control-Request-Method", "GET")]
+            )
+            #expect(preflight.header("Access-Control-Allow-Origin") == "http://localhost:3000")
+        }
+    }
+
+    @Test func imagesAreServedWithTheirContentType() async throws {
+        try await AEMHarness.run { client in
+            let cases = [
+                ("/content/dam/wknd-shared/en/adventures/x/a.jpg", "image/jpeg", [UInt8]([0xFF, 0xD8])),
+                ("/content/dam/wknd-shared/en/adventures/x/a.png", "image/png", [UInt8]([0x89, 0x50])),
+                ("/adobe/dynamicmedia/deliver/dm-aid--abc/seo.webp?width=100", "image/webp", [UInt8]([0x52, 0x49])),
+            ]
+            for (path, type, magic) in cases {
+                let exchange = try await client.get(path)
+                #expect(exchange.status == 200, "\(path)")
+                #expect(exchange.header("Content-Type") == type, "\(path)")
+                #expect(Array(exchange.body.prefix(2)) == magic, "\(path)")
+            }
+        }
+    }
+}
+
+struct AEMPersistenceTests {
+    @Test func persistedQueriesSurviveARestartWithADataFile() async throws {
+        let workspace = try AEMHarness.workspace()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("aem-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = try AEMEmulator(
+            directory: workspace, dataFile: data, publishBase: "http://x", options: .init(mode: .author))
+        try first.store.savePersistedQuery(
+            AEMWorkspace.PersistedQuery(
+                configuration: "wknd-shared", name: "kept", query: "{ adventureList { items { title } } }")
+        )
+        let second = try AEMEmulator(
+            directory: workspace, dataFile: data, publishBase: "http://x", options: .init(mode: .author))
+        #expect(try second.store.persistedQuery(configuration: "wknd-shared", name: "kept") != nil)
+        #expect(try second.store.fragments(model: "adventure").count == 16)
+        try? FileManager.default.removeItem(at: workspace.deletingLastPathComponent())
+    }
+}
