@@ -63,12 +63,24 @@ let package = Package(
             ]
         ),
         // The composition root: the built-in plugin registry and a session that turns config into backends.
-        .target(name: "ContentKit", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
+        .target(name: "ContentRuntime", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
+        // One backend plugin per module: each imports the core, the HTTP seam and the shared command support.
+        .target(
+            name: "ContentBackendAEM",
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "ContentKit",
+            dependencies: ["ContentCore", "ContentConfig", "ContentRuntime", "ContentEmulator", "ContentBackendAEM"]
+        ),
         // What every command shares: global options, the exit-status table, error reporting.
         .target(
             name: "ContentCommandLine",
             dependencies: [
-                "ContentCore", "ContentConfig", "ContentKit", "ContentOutput", "ContentJSON",
+                "ContentCore", "ContentConfig", "ContentRuntime", "ContentOutput", "ContentJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,7 +103,10 @@ let package = Package(
             dependencies: ["ContentOutput", "ContentCore", "ContentJSON"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "ContentConfigTests", dependencies: ["ContentConfig", "ContentCore", "ContentKit"]),
+        .testTarget(
+            name: "ContentConfigTests",
+            dependencies: ["ContentConfig", "ContentCore", "ContentKit", "ContentRuntime"]
+        ),
         .testTarget(
             name: "ContentHTTPTests",
             dependencies: [
@@ -115,6 +130,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON"]),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
     ]
 )

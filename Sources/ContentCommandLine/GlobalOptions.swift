@@ -1,11 +1,12 @@
 public import ArgumentParser
 internal import ContentConfig
-public import ContentKit
+public import ContentCore
+public import ContentRuntime
 internal import Foundation
 public import Logging
 
 /// Flags every command that reads the configuration takes.
-public struct GlobalOptions: ParsableArguments {
+public struct GlobalOptions: ParsableArguments, Sendable {
     /// `--config FILE`.
     @Option(
         name: .long,
@@ -35,10 +36,11 @@ public struct GlobalOptions: ParsableArguments {
 
     /// Reads the configuration and prints its warnings.
     ///
+    /// - Parameter registry: The plugins the command can use.
     /// - Returns: The session.
     /// - Throws: `ConfigError`.
-    public func session() throws -> ContentSession {
-        let session = try ContentSession.load(configFlag: config, environment: environment)
+    public func session(registry: BackendRegistry) throws -> ContentSession {
+        let session = try ContentSession.load(configFlag: config, environment: environment, registry: registry)
         for warning in session.configuration.warnings { StandardError.write("content: \(warning)") }
         return session
     }

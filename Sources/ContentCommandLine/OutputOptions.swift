@@ -8,7 +8,7 @@ extension OutputFormat: ExpressibleByArgument {}
 extension OutputSettings.ColorMode: ExpressibleByArgument {}
 
 /// The flags that shape output, shared by every command that prints results.
-public struct OutputOptions: ParsableArguments {
+public struct OutputOptions: ParsableArguments, Sendable {
     /// `-o/--output`.
     @Option(
         name: [.customShort("o"), .customLong("output")],
@@ -113,8 +113,14 @@ public func printResult(_ result: ContentResult, settings: OutputSettings) async
         let summary = try await OutputPipeline(settings: settings).render(result, to: &sink)
         for diagnostic in summary.diagnostics { StandardError.write("content: \(diagnostic)") }
         if summary.itemCount == 0 { StandardError.write("content: no items") }
+        // GraphQL errors next to data: the data is out, the errors are on stderr, the exit code says so.
+        if result.metadata.diagnostics.contains(where: { $0.severity == .error }) {
+            throw ExitCode(ExitStatus.code(for: .operationFailed))
+        }
     } catch OutputError.brokenPipe {
         return
+    } catch let exit as ExitCode {
+        throw exit
     } catch {
         // Keep what was rendered before the failure or interruption.
         try? sink.flush()

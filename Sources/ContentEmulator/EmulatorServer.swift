@@ -117,3 +117,43 @@ struct RequestLogMiddleware: RouterMiddleware {
         return response
     }
 }
+
+extension EmulatorServer {
+    /// Runs the AEM emulator inside this process on a free loopback port for the duration of `body`.
+    ///
+    /// This is how commands answer from the sample workspace when no configuration exists.
+    ///
+    /// - Parameters:
+    ///   - workspace: The workspace folder holding `aem/`.
+    ///   - body: What to do with the emulator's base URL.
+    /// - Throws: ``EmulatorError``, or what `body` throws.
+    public static func withInProcessAEM(
+        workspace: URL,
+        _ body: @Sendable (_ baseURL: String) async throws -> Void
+    ) async throws {
+        let emulator = try AEMEmulator(
+            directory: workspace.appendingPathComponent("aem"), publishBase: "http://127.0.0.1")
+        let router = Router()
+        emulator.addRoutes(to: router)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "content-emulator"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else {
+                group.cancelAll()
+                throw EmulatorError.startFailed("the embedded emulator did not start")
+            }
+            defer { group.cancelAll() }
+            try await body("http://127.0.0.1:\(port)")
+        }
+    }
+}

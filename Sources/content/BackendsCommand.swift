@@ -4,6 +4,7 @@ import ContentConfig
 import ContentCore
 import ContentJSON
 import ContentKit
+import ContentRuntime
 
 /// `content backends`: the configured backends, or with `--types` the backend types this build knows.
 struct BackendsCommand: AsyncParsableCommand {
@@ -24,7 +25,7 @@ struct BackendsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportFailures {
-            let session = try options.session()
+            let session = try options.session(registry: BuiltInBackends.registry)
             let rows: [JSONValue]
             if types {
                 rows = session.registry.entries.map {

@@ -3,6 +3,7 @@ import ContentCommandLine
 import ContentConfig
 import ContentCore
 import ContentKit
+import ContentRuntime
 import Foundation
 
 /// `content config`: where the configuration is, and whether it is valid.
@@ -71,7 +72,9 @@ struct ConfigCommand: AsyncParsableCommand {
                 }
                 let configuration = try ConfigLoader(environment: environment).load(location)
                 for warning in configuration.warnings { StandardError.write("content: \(warning)") }
-                let problems = ContentSession(configuration: configuration, environment: environment).validate()
+                let problems = ContentSession(
+                    configuration: configuration, registry: BuiltInBackends.registry, environment: environment
+                ).validate()
                 for problem in problems { StandardError.write("content: error: \(problem)") }
                 guard problems.isEmpty else {
                     throw ExitCode(ExitStatus.code(for: .configuration))

@@ -34,11 +34,13 @@ struct ContentCommand: AsyncParsableCommand {
         do {
             let command = try parseAsRoot()
             try await runInterruptibly {
-                var running = command
-                if var asyncCommand = running as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try running.run()
+                try await EmbeddedSample.$aem.withValue(BuiltInBackends.embeddedAEM) {
+                    var running = command
+                    if var asyncCommand = running as? any AsyncParsableCommand {
+                        try await asyncCommand.run()
+                    } else {
+                        try running.run()
+                    }
                 }
             }
         } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import ContentCommandLine
 import ContentConfig
 import ContentKit
+import ContentRuntime
 
 /// `content format [FILE|-]`: renders saved JSON or NDJSON with the same options as every query.
 struct FormatCommand: AsyncParsableCommand {
@@ -28,7 +29,7 @@ struct FormatCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportFailures {
-            let configuredFormat = try options.session().configuration.output
+            let configuredFormat = try options.session(registry: BuiltInBackends.registry).configuration.output
             let settings = try output.settings(configuredFormat: configuredFormat, environment: options.environment)
             try await printResult(try JSONInput.read(file), settings: settings)
         }

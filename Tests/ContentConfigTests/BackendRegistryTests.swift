@@ -2,6 +2,7 @@ import ContentConfig
 import ContentCore
 import ContentJSON
 import ContentKit
+import ContentRuntime
 import ContentYAML
 import Testing
 

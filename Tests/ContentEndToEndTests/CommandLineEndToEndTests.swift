@@ -168,7 +168,7 @@ struct CommandLineEndToEndTests {
         #expect(
             csv.stdout == """
                 name,type,definedAt,plugin
-                wknd,aem,\(path):3:5,false
+                wknd,aem,\(path):3:5,true
                 movies,dataconnect,\(path):6:5,false
 
                 """

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `content` binary, as a user would, and captures what it prints.
 struct ContentProcess {
@@ -32,6 +33,30 @@ struct ContentProcess {
         stdin: URL? = nil
     ) throws -> Result {
         try launch(binary, arguments, in: directory, environment: extra, stdin: stdin)
+    }
+
+    /// Runs `content serve` for the duration of `body`, with its base URL.
+    static func withServe(_ arguments: [String] = [], _ body: (String) throws -> Void) throws {
+        let process = Process()
+        process.executableURL = binary
+        let examples = repository.appendingPathComponent("examples").path
+        process.arguments = ["serve", "--aem-port", "0", "--workspace", examples] + arguments
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var collected = ""
+        while !collected.contains("emulator on") {
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            collected += String(decoding: chunk, as: UTF8.self)
+        }
+        let base = try #require(collected.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression))
+        try body(String(collected[base]))
     }
 
     /// Runs a bash script, for pipelines such as `content … | head -1`.

@@ -8,7 +8,7 @@ public import Logging
 /// and gives every backend a transport whose lifetime the session scopes.
 ///
 /// ```swift
-/// let session = try ContentSession.load(configFlag: nil, environment: environment)
+/// let session = try ContentSession.load(configFlag: nil, environment: environment, registry: registry)
 /// let result = try await session.withBackend(session.selectBackend(named: nil, type: "aem"), logger: logger) {
 ///     try await $0.execute(ContentRequest(operation: "wknd-shared/adventures-all"))
 /// }
@@ -29,7 +29,7 @@ public struct ContentSession: Sendable {
     ///   - environment: The process environment.
     public init(
         configuration: ContentConfiguration,
-        registry: BackendRegistry = BuiltInBackends.registry,
+        registry: BackendRegistry,
         environment: [String: String]
     ) {
         self.configuration = configuration
@@ -48,7 +48,7 @@ public struct ContentSession: Sendable {
     public static func load(
         configFlag: String?,
         environment: [String: String],
-        registry: BackendRegistry = BuiltInBackends.registry
+        registry: BackendRegistry
     ) throws(ConfigError) -> ContentSession {
         let configuration: ContentConfiguration
         if let location = try ConfigLocation.find(flag: configFlag, environment: environment) {

@@ -1,0 +1,200 @@
+internal import ArgumentParser
+internal import ContentCommandLine
+internal import ContentConfig
+internal import ContentCore
+internal import ContentJSON
+internal import ContentOutput
+internal import ContentRuntime
+internal import Foundation
+
+/// `content aem`: AEM persisted queries from the terminal.
+struct AEMCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aem",
+        abstract: "Run AEM persisted GraphQL queries.",
+        discussion: """
+            content aem adventures                    a configured (or built-in WKND) shortcut
+            content aem adventure bali-surf-camp      a shortcut with a positional argument
+            content aem run wknd-shared/adventures-all --param limit=5
+            content aem list
+
+            With no configuration at all, the commands answer from the built-in WKND sample workspace
+            through an embedded emulator, and say so on stderr.
+            """,
+        subcommands: [AEMShortcutCommand.self, AEMRunCommand.self, AEMListCommand.self],
+        defaultSubcommand: AEMShortcutCommand.self
+    )
+}
+
+/// Flags every `content aem` query command takes.
+struct AEMOptions: ParsableArguments, Sendable {
+    @Option(help: ArgumentHelp("The aem backend to use, when several are configured.", valueName: "name"))
+    var backend: String?
+
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp("A variable; numbers, booleans and JSON are typed.", valueName: "name=value"))
+    var params: [String] = []
+
+    @Option(
+        name: .customLong("param-string"),
+        help: ArgumentHelp("A variable always sent as text.", valueName: "name=value"))
+    var stringParams: [String] = []
+
+    @Flag(help: "Print the request as a curl command (secrets as $VARIABLES) and send nothing.")
+    var dryRun = false
+
+    /// The `--param` and `--param-string` variables, in the order given.
+    func variables() throws -> JSONObject {
+        var variables = JSONObject()
+        for (text, typed) in params.map({ ($0, true) }) + stringParams.map({ ($0, false) }) {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw ValidationError("--param takes name=value, got '\(text)'")
+            }
+            let name = String(text[..<equals])
+            let value = String(text[text.index(after: equals)...])
+            variables[name] = typed ? Self.infer(value) : .string(value)
+        }
+        return variables
+    }
+
+    /// Numbers, booleans, null and JSON objects or arrays are typed; anything else is a string.
+    static func infer(_ text: String) -> JSONValue {
+        guard let first = text.first, "-0123456789tfn[{".contains(first),
+            let value = try? JSONParser().parse(text)
+        else { return .string(text) }
+        if case .string = value { return .string(text) }
+        return value
+    }
+}
+
+/// `content aem <shortcut> [ARG…]`.
+struct AEMShortcutCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "shortcut",
+        abstract: "Run a configured shortcut (the default): content aem adventures."
+    )
+
+    @Argument(help: "The shortcut, such as adventures or adventure.")
+    var shortcut: String
+
+    @Argument(help: "Values for the shortcut's arguments, in order.")
+    var arguments: [String] = []
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await reportFailures {
+            try await AEMInvocation(aem: aem, options: options, output: output).run { configuration in
+                let shortcuts = configuration.queries ?? AEMConfiguration.defaultShortcuts
+                guard let found = shortcuts[shortcut] else {
+                    let names = shortcuts.keys.sorted()
+                    throw AEMError(
+                        kind: .usage,
+                        description: "no shortcut '\(shortcut)' (shortcuts: \(names.joined(separator: ", ")))"
+                            + (closestShortcut(shortcut, names).map { "; did you mean '\($0)'?" } ?? "")
+                            + "; `content aem run CONFIG/NAME` runs any persisted query"
+                    )
+                }
+                let names = found.arguments ?? []
+                guard arguments.count <= names.count else {
+                    throw AEMError(
+                        kind: .usage,
+                        description: "'\(shortcut)' takes \(names.count) argument\(names.count == 1 ? "" : "s")"
+                            + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))") + ", got \(arguments.count)"
+                    )
+                }
+                var variables = JSONObject()
+                for (name, value) in zip(names, arguments) { variables[name] = .string(value) }
+                for member in try aem.variables().members { variables[member.key] = member.value }
+                let missing = names.dropFirst(arguments.count).filter { variables[$0] == nil }
+                if !missing.isEmpty {
+                    throw AEMError(
+                        kind: .usage,
+                        description:
+                            "'\(shortcut)' needs \(missing.joined(separator: ", ")): content aem \(shortcut) <\(names.joined(separator: "> <"))>"
+                    )
+                }
+                return AEMInvocation.Plan(
+                    request: ContentRequest(operation: found.persisted, variables: variables),
+                    items: found.items,
+                    columns: found.columns ?? []
+                )
+            }
+        }
+    }
+
+    private func closestShortcut(_ name: String, _ names: [String]) -> String? {
+        names.first { $0.hasPrefix(name) || name.hasPrefix($0) }
+    }
+}
+
+/// `content aem run CONFIG/NAME`.
+struct AEMRunCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run any persisted query: content aem run wknd-shared/adventures-all."
+    )
+
+    @Argument(
+        help: ArgumentHelp(
+            "The persisted query, as CONFIG/NAME or NAME in the backend's configuration.", valueName: "query"))
+    var query: String
+
+    @Option(help: ArgumentHelp("All variables as a JSON object, or @file.", valueName: "json"))
+    var variables: String?
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await reportFailures {
+            try await AEMInvocation(aem: aem, options: options, output: output).run { _ in
+                var values = JSONObject()
+                if let variables {
+                    let text: String
+                    if variables.hasPrefix("@") {
+                        guard let data = FileManager.default.contents(atPath: String(variables.dropFirst())) else {
+                            throw ValidationError("cannot read \(variables.dropFirst())")
+                        }
+                        text = String(decoding: data, as: UTF8.self)
+                    } else {
+                        text = variables
+                    }
+                    guard let object = (try? JSONParser().parse(text))?.objectValue else {
+                        throw ValidationError(
+                            "--variables takes a JSON object, such as '{\"slug\":\"bali-surf-camp\"}'")
+                    }
+                    values = object
+                }
+                for member in try aem.variables().members { values[member.key] = member.value }
+                return AEMInvocation.Plan(
+                    request: ContentRequest(operation: query, variables: values), items: nil, columns: [])
+            }
+        }
+    }
+}
+
+/// `content aem list [CONFIG]`.
+struct AEMListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the persisted queries on the server: name, path, cache-control."
+    )
+
+    @Argument(help: ArgumentHelp("Only this configuration.", valueName: "config"))
+    var configurationName: String?
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await reportFailures {
+            try await AEMInvocation(aem: aem, options: options, output: output).list(configurationName)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+internal import ArgumentParser
+internal import ContentCommandLine
+internal import ContentConfig
+internal import ContentCore
+internal import ContentJSON
+internal import ContentOutput
+internal import ContentRuntime
+internal import Foundation
+
+/// What every `content aem` command does: find the backend (or the built-in sample), then run, dry-run
+/// or list.
+struct AEMInvocation: Sendable {
+    /// A resolved request plus the shortcut's output preferences.
+    struct Plan {
+        var request: ContentRequest
+        var items: String?
+        var columns: [String]
+    }
+
+    let aem: AEMOptions
+    let options: GlobalOptions
+    let output: OutputOptions
+
+    static let registry = BackendRegistry([AEMPlugin.self])
+
+    func run(_ plan: @escaping @Sendable (AEMConfiguration) throws -> Plan) async throws {
+        try await withBackend { session, backend, configuration in
+            let plan = try plan(configuration)
+            if aem.dryRun {
+                StandardOutput.write(
+                    try curlCommand(for: plan.request, backend: backend, configuration: configuration) + "\n")
+                return
+            }
+            let settings = try output.settings(
+                configuredFormat: session.configuration.output, environment: options.environment)
+            try await session.withBackend(backend, logger: options.logger) { made in
+                var result = try await made.execute(plan.request)
+                if let items = plan.items, let path = try? JSONPath(parsing: items) { result.metadata.itemsPath = path }
+                if !plan.columns.isEmpty { result.metadata.columns = plan.columns }
+                try await printResult(result, settings: settings)
+            }
+        }
+    }
+
+    func list(_ configurationName: String?) async throws {
+        try await withBackend { session, backend, configuration in
+            let base = configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url
+            let url =
+                base + "/graphql/list.json"
+                + (configurationName.map { "/\(PersistedQueryURL.encodeURIComponent($0))" } ?? "")
+            if aem.dryRun {
+                StandardOutput.write("curl -sS -H 'Accept: application/json' \(Self.quote(url))\n")
+                return
+            }
+            let settings = try output.settings(
+                configuredFormat: session.configuration.output, environment: options.environment)
+            try await session.withBackend(backend, logger: options.logger) { made in
+                guard let aemBackend = made as? AEMBackend else { return }
+                let response = try await aemBackend.context.transport.send(
+                    HTTPTransportRequest(method: .get, url: url, headers: aemBackend.headers)
+                )
+                let document = try aemBackend.decode(response, persisted: configurationName ?? "list.json")
+                var rows: [JSONValue] = []
+                for group in document.arrayValue ?? [] {
+                    for query in group["queries"]?.arrayValue ?? [] {
+                        rows.append(
+                            .object([
+                                "name": query["path"]?["shortForm"] ?? .null,
+                                "path": query["path"]?["longForm"] ?? .null,
+                                "cacheControl": query["data"]?["cache-control"] ?? .null,
+                            ])
+                        )
+                    }
+                }
+                try await printResult(ContentResult(body: .document(.array(rows))), settings: settings)
+            }
+        }
+    }
+
+    /// The configured aem backend, or the built-in sample when there is no configuration at all.
+    private func withBackend(
+        _ body: @escaping @Sendable (ContentSession, ConfiguredBackend, AEMConfiguration) async throws -> Void
+    ) async throws {
+        let session = try options.session(registry: Self.registry)
+        let hasAEM = session.configuration.backends.contains { $0.typeName == AEMPlugin.typeName }
+        if session.configuration.location == nil, !hasAEM, aem.backend == nil, let sample = EmbeddedSample.aem {
+            StandardError.write(
+                "content: no configuration found; answering from the built-in WKND sample "
+                    + "(`content config --help` shows how to configure a backend)"
+            )
+            let environment = options.environment
+            try await sample { baseURL in
+                let text = "backends:\n  wknd:\n    type: aem\n    url: \(baseURL)\n    configuration: wknd-shared\n"
+                let configuration = try ConfigLoader(environment: environment).load(
+                    text: text, file: "<built-in sample>")
+                let embedded = ContentSession(
+                    configuration: configuration, registry: Self.registry, environment: environment)
+                let backend = try embedded.selectBackend(named: nil, type: AEMPlugin.typeName)
+                try await body(embedded, backend, try backend.section.decode(AEMConfiguration.self))
+            }
+            return
+        }
+        let backend = try session.selectBackend(named: aem.backend, type: AEMPlugin.typeName)
+        try await body(session, backend, try backend.section.decode(AEMConfiguration.self))
+    }
+
+    /// The request as a curl command that runs as-is; secrets appear as `$AEM_TOKEN`-style variables.
+    private func curlCommand(for request: ContentRequest, backend: ConfiguredBackend, configuration: AEMConfiguration)
+        throws
+        -> String
+    {
+        let context = BackendContext(transport: NoTransport())
+        let made = AEMBackend(name: backend.name, configuration: configuration, context: context, token: "$AEM_TOKEN")
+        let outgoing = try made.httpRequest(for: request)
+        var parts = ["curl", "-sS"]
+        for field in outgoing.headers {
+            if field.name.lowercased() == "authorization" {
+                switch configuration.auth?.type ?? .none {
+                case .basic:
+                    parts += ["-u", "\"\(configuration.auth?.username ?? ""):$AEM_PASSWORD\""]
+                case .token:
+                    parts += ["-H", "\"Authorization: Bearer $AEM_TOKEN\""]
+                case .none:
+                    break
+                }
+                continue
+            }
+            parts += ["-H", Self.quote("\(field.name): \(field.value)")]
+        }
+        parts.append(Self.quote(outgoing.url))
+        return parts.joined(separator: " ")
+    }
+
+    /// Single-quotes a word for a POSIX shell.
+    static func quote(_ word: String) -> String {
+        "'" + word.replacing("'", with: "'\\''") + "'"
+    }
+}
+
+/// A transport for building requests only; sending is a bug.
+private struct NoTransport: HTTPTransport {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        throw AEMError(kind: .usage, description: "internal: a dry run tried to send a request")
+    }
+}

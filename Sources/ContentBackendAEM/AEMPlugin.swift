@@ -1,0 +1,46 @@
+public import ArgumentParser
+public import ContentCommandLine
+public import ContentCore
+internal import Foundation
+
+/// The `aem` backend plugin: Adobe Experience Manager persisted GraphQL queries.
+public enum AEMPlugin: BackendPlugin, CommandContributing {
+    /// `aem`.
+    public static let typeName = "aem"
+    /// For `content backends --types`.
+    public static let summary = "Adobe Experience Manager persisted GraphQL queries"
+    /// `content aem …`.
+    public static let commands: [any ParsableCommand.Type] = [AEMCommand.self]
+
+    /// Makes a backend, reading a token file when one is named.
+    ///
+    /// - Parameters:
+    ///   - name: The backend's name.
+    ///   - configuration: Its settings.
+    ///   - context: Transport and shared settings.
+    /// - Returns: The backend.
+    /// - Throws: ``AEMError`` for a URL without scheme or host, or an unreadable token file.
+    public static func makeBackend(name: String, configuration: AEMConfiguration, context: BackendContext) throws
+        -> any ContentBackend
+    {
+        guard let components = URLComponents(string: configuration.url), let scheme = components.scheme,
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else {
+            throw AEMError(
+                kind: .usage,
+                description: "backend '\(name)': url '\(configuration.url)' needs a scheme and a host, "
+                    + "such as https://publish-p123-e456.adobeaemcloud.com"
+            )
+        }
+        var token = configuration.auth?.token?.value
+        if token == nil, let file = configuration.auth?.tokenFile {
+            guard let data = FileManager.default.contents(atPath: file),
+                let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            else {
+                throw AEMError(kind: .usage, description: "backend '\(name)': cannot read tokenFile \(file)")
+            }
+            token = text
+        }
+        return AEMBackend(name: name, configuration: configuration, context: context, token: token)
+    }
+}

@@ -1,0 +1,12 @@
+/// The built-in sample services a command can fall back to when no configuration exists.
+///
+/// The executable installs the runners (it links the emulator); backend commands call them without
+/// depending on the emulator themselves.
+public enum EmbeddedSample {
+    /// Starts a sample service on loopback, runs `body` with its base URL, and stops it.
+    public typealias Runner =
+        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void
+
+    /// The AEM sample (the WKND workspace), when this build has one.
+    @TaskLocal public static var aem: Runner?
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `content aem` through the built binary, against `content serve` on loopback and the built-in sample.
+struct AEMEndToEndTests {
+    private func config(_ scratch: Scratch, url: String, auth: String = "") throws {
+        try scratch.write("backends:\n  wknd:\n    type: aem\n    url: \(url)\n\(auth)", to: "content.yaml")
+    }
+
+    @Test func builtInSampleAnswersWithoutAnyConfiguration() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try ContentProcess.run(["aem", "adventures", "-o", "csv"], in: scratch.url)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("answering from the built-in WKND sample"))
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "title,activity,price,tripLength,primaryImage")
+        #expect(lines.count == 17)
+        #expect(result.stdout.contains("Bali Surf Camp,Surfing,5000.0,6 Days,"))
+    }
+
+    @Test func shortcutsRunAndListsAgainstServe() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            let one = try ContentProcess.run(["aem", "adventure", "cycling-tuscany", "-o", "ndjson"], in: scratch.url)
+            #expect(one.status == 0)
+            #expect(
+                one.stdout.hasPrefix(
+                    #"{"_path":"/content/dam/wknd-shared/en/adventures/cycling-tuscany/cycling-tuscany","title":"Cycling Tuscany""#
+                ))
+            #expect(one.stderr.isEmpty)
+
+            let run = try ContentProcess.run(
+                [
+                    "aem", "run", "wknd-shared/adventures-by-activity", "--param", "activity=surfing", "-o", "csv",
+                    "--fields", "title,price",
+                ],
+                in: scratch.url
+            )
+            #expect(run.stdout == "title,price\nBali Surf Camp,5000.0\nSurf Camp in Costa Rica,3400.0\n")
+
+            let list = try ContentProcess.run(["aem", "list", "-o", "csv", "--fields", "name"], in: scratch.url)
+            #expect(list.stdout.contains("/wknd-shared/adventures-all\n"))
+
+            let missing = try ContentProcess.run(["aem", "run", "wknd-shared/nope"], in: scratch.url)
+            #expect(missing.status == 5)
+            #expect(
+                missing.stderr.contains(
+                    "persisted query wknd-shared/nope not found on 127.0.0.1; `content aem list` shows what exists"))
+
+            let failing = try ContentProcess.run(["aem", "run", "wknd-shared/adventure-by-slug"], in: scratch.url)
+            #expect(failing.status == 6)
+            #expect(failing.stdout.isEmpty)
+
+            let badShortcut = try ContentProcess.run(["aem", "adventurez"], in: scratch.url)
+            #expect(badShortcut.status == 2)
+            #expect(badShortcut.stderr.contains("no shortcut 'adventurez'"))
+        }
+    }
+
+    @Test func dryRunPrintsACurlThatRunsAsIsWithoutTheToken() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let token = "s3cret-author-t0ken"
+        try ContentProcess.withServe(["--mode", "author", "--token", token]) { base in
+            try config(scratch, url: base, auth: "    auth: { type: token, token: \"${AEM_TOKEN}\" }\n")
+            let environment = ["AEM_TOKEN": token]
+            let dry = try ContentProcess.run(
+                ["aem", "adventure", "bali-surf-camp", "--dry-run"],
+                in: scratch.url,
+                environment: environment
+            )
+            #expect(dry.status == 0)
+            #expect(dry.stdout.contains("$AEM_TOKEN"))
+            #expect(!dry.stdout.contains(token))
+            #expect(dry.stdout.contains("%3Bslug%3Dbali-surf-camp;"))
+            let curl = try ContentProcess.run(shell: "export AEM_TOKEN='\(token)'; " + dry.stdout, in: scratch.url)
+            #expect(curl.stdout.contains(#""title":"Bali Surf Camp""#))
+
+            let real = try ContentProcess.run(
+                ["aem", "adventures", "-v", "-o", "json"], in: scratch.url, environment: environment)
+            #expect(real.status == 0)
+            #expect(!real.stderr.contains(token))
+            #expect(real.stderr.contains("Bearer <redacted>"))
+
+            let anonymous = try ContentProcess.run(["aem", "adventures"], in: scratch.url)
+            #expect(anonymous.status == 3)
+            #expect(anonymous.stderr.contains("AEM_TOKEN"))
+        }
+    }
+
+    @Test func unreachableServerIsATransportError() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try config(scratch, url: "http://127.0.0.1:1")
+        let result = try ContentProcess.run(["aem", "adventures"], in: scratch.url)
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("could not connect"))
+    }
+}
