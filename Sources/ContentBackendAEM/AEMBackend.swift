@@ -6,7 +6,7 @@ internal import Foundation
 ///
 /// `operation` is `config/name`, or `name` in the backend's configuration. The result's items are
 /// found without configuration: the single top-level field's `items` (…List), `item` (…ByPath) or
-/// `edges` (…Paginated).
+/// `edges[].node` (…Paginated).
 public struct AEMBackend: ContentBackend {
     /// The backend's name.
     public let name: String
@@ -69,6 +69,9 @@ public struct AEMBackend: ContentBackend {
     /// - Returns: The response document with its items located.
     /// - Throws: ``AEMError``, transport failures, or ``GraphQLFailure`` when errors came without data.
     public func execute(_ request: ContentRequest) async throws -> ContentResult {
+        if case .all(let pageSize) = request.pagination {
+            return try await executeAllPages(request, pageSize: pageSize)
+        }
         let outgoing = try httpRequest(for: request)
         let response = try await context.transport.send(outgoing)
         let (configuration, name) = address(of: request.operation)
@@ -132,9 +135,13 @@ public struct AEMBackend: ContentBackend {
         var metadata = ContentResult.Metadata(
             httpStatus: response.status, duration: response.duration, diagnostics: errors)
         if let fields = data?.objectValue, fields.members.count == 1, let field = fields.members.first {
-            for key in ["items", "item", "edges"] where field.value[key] != nil {
-                metadata.itemsPath = JSONPath([.member("data"), .member(field.key), .member(key)])
-                break
+            let base: [JSONPath.Component] = [.member("data"), .member(field.key)]
+            if field.value["items"] != nil {
+                metadata.itemsPath = JSONPath(base + [.member("items")])
+            } else if field.value["item"] != nil {
+                metadata.itemsPath = JSONPath(base + [.member("item")])
+            } else if field.value["edges"] != nil {
+                metadata.itemsPath = JSONPath(base + [.member("edges"), .each, .member("node")])
             }
         }
         return ContentResult(body: .document(document), metadata: metadata)

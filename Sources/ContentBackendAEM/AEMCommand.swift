@@ -21,7 +21,10 @@ struct AEMCommand: AsyncParsableCommand {
             With no configuration at all, the commands answer from the built-in WKND sample workspace
             through an embedded emulator, and say so on stderr.
             """,
-        subcommands: [AEMShortcutCommand.self, AEMRunCommand.self, AEMListCommand.self],
+        subcommands: [
+            AEMShortcutCommand.self, AEMRunCommand.self, AEMListCommand.self, AEMPersistCommand.self,
+            AEMGraphQLCommand.self,
+        ],
         defaultSubcommand: AEMShortcutCommand.self
     )
 }
@@ -43,6 +46,23 @@ struct AEMOptions: ParsableArguments, Sendable {
 
     @Flag(help: "Print the request as a curl command (secrets as $VARIABLES) and send nothing.")
     var dryRun = false
+
+    @Flag(help: "Send the variables by POST as {\"variables\": …}, for values holding ';' or '='.")
+    var post = false
+
+    @Flag(help: "Fetch every page (…Paginated by cursor, …List by offset), streaming items as they arrive.")
+    var all = false
+
+    @Option(help: ArgumentHelp("Items per page with --all (1–100).", valueName: "n"))
+    var pageSize: Int?
+
+    func validate() throws {
+        if let pageSize, !(1...100).contains(pageSize) { throw ValidationError("--page-size takes 1 to 100") }
+        if pageSize != nil && !all { throw ValidationError("--page-size needs --all") }
+    }
+
+    /// The pagination these flags ask for.
+    var pagination: ContentRequest.Pagination { all ? .all(pageSize: pageSize) : .firstPage }
 
     /// The `--param` and `--param-string` variables, in the order given.
     func variables() throws -> JSONObject {
@@ -106,6 +126,7 @@ struct AEMShortcutCommand: AsyncParsableCommand, Sendable {
                             + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))") + ", got \(arguments.count)"
                     )
                 }
+                let pagination = aem.pagination
                 var variables = JSONObject()
                 for (name, value) in zip(names, arguments) { variables[name] = .string(value) }
                 for member in try aem.variables().members { variables[member.key] = member.value }
@@ -118,7 +139,7 @@ struct AEMShortcutCommand: AsyncParsableCommand, Sendable {
                     )
                 }
                 return AEMInvocation.Plan(
-                    request: ContentRequest(operation: found.persisted, variables: variables),
+                    request: ContentRequest(operation: found.persisted, variables: variables, pagination: pagination),
                     items: found.items,
                     columns: found.columns ?? []
                 )
@@ -153,26 +174,13 @@ struct AEMRunCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         try await reportFailures {
             try await AEMInvocation(aem: aem, options: options, output: output).run { _ in
-                var values = JSONObject()
-                if let variables {
-                    let text: String
-                    if variables.hasPrefix("@") {
-                        guard let data = FileManager.default.contents(atPath: String(variables.dropFirst())) else {
-                            throw ValidationError("cannot read \(variables.dropFirst())")
-                        }
-                        text = String(decoding: data, as: UTF8.self)
-                    } else {
-                        text = variables
-                    }
-                    guard let object = (try? JSONParser().parse(text))?.objectValue else {
-                        throw ValidationError(
-                            "--variables takes a JSON object, such as '{\"slug\":\"bali-surf-camp\"}'")
-                    }
-                    values = object
-                }
+                var values = try AEMInvocation.variablesObject(variables)
                 for member in try aem.variables().members { values[member.key] = member.value }
                 return AEMInvocation.Plan(
-                    request: ContentRequest(operation: query, variables: values), items: nil, columns: [])
+                    request: ContentRequest(operation: query, variables: values, pagination: aem.pagination),
+                    items: nil,
+                    columns: []
+                )
             }
         }
     }
@@ -195,6 +203,89 @@ struct AEMListCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportFailures {
             try await AEMInvocation(aem: aem, options: options, output: output).list(configurationName)
+        }
+    }
+}
+
+/// `content aem persist CONFIG/NAME FILE.graphql`.
+struct AEMPersistCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "persist",
+        abstract: "Persist a query on an author tier: content aem persist wknd-shared/my-query query.graphql."
+    )
+
+    @Argument(help: ArgumentHelp("Where to persist it, as CONFIG/NAME.", valueName: "query"))
+    var query: String
+
+    @Argument(help: ArgumentHelp("The GraphQL file.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("Serve it with Cache-Control: max-age=N.", valueName: "seconds"))
+    var cacheMaxAge: Int?
+
+    @Flag(help: "Update an existing query (POST) instead of creating one (PUT).")
+    var update = false
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await reportFailures {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("cannot read \(file)")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            let (query, cacheMaxAge, update) = (self.query, self.cacheMaxAge, self.update)
+            try await AEMInvocation(aem: aem, options: options, output: output).perform { backend in
+                try await backend.persist(operation: query, query: text, cacheMaxAge: cacheMaxAge, update: update)
+            }
+        }
+    }
+}
+
+/// `content aem graphql (QUERY | --file F)`.
+struct AEMGraphQLCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "graphql",
+        abstract:
+            "Run an ad-hoc query on the GraphQL endpoint: content aem graphql '{ adventureList { items { title } } }'."
+    )
+
+    @Argument(help: ArgumentHelp("The GraphQL text.", valueName: "query"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("Read the query from a file.", valueName: "file"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("Variables as a JSON object, or @file.", valueName: "json"))
+    var variables: String?
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (query == nil) != (file == nil) else {
+            throw ValidationError("give the query as an argument or with --file, not both")
+        }
+    }
+
+    func run() async throws {
+        try await reportFailures {
+            var text = query ?? ""
+            if let file {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw ValidationError("cannot read \(file)")
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            var values = try AEMInvocation.variablesObject(variables)
+            for member in try aem.variables().members { values[member.key] = member.value }
+            let (graphql, bound) = (text, values)
+            try await AEMInvocation(aem: aem, options: options, output: output).perform { backend in
+                try await backend.executeAdHoc(query: graphql, variables: bound)
+            }
         }
     }
 }

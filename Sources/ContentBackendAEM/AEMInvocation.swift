@@ -33,13 +33,51 @@ struct AEMInvocation: Sendable {
             }
             let settings = try output.settings(
                 configuredFormat: session.configuration.output, environment: options.environment)
+            let post = aem.post
             try await session.withBackend(backend, logger: options.logger) { made in
-                var result = try await made.execute(plan.request)
-                if let items = plan.items, let path = try? JSONPath(parsing: items) { result.metadata.itemsPath = path }
+                var result: ContentResult
+                if post, let aemBackend = made as? AEMBackend {
+                    result = try await aemBackend.executeByPost(plan.request)
+                } else {
+                    result = try await made.execute(plan.request)
+                }
+                if case .document = result.body, let items = plan.items, let path = try? JSONPath(parsing: items) {
+                    result.metadata.itemsPath = path
+                }
                 if !plan.columns.isEmpty { result.metadata.columns = plan.columns }
                 try await printResult(result, settings: settings)
             }
         }
+    }
+
+    /// Runs one backend call (persist, ad-hoc query) and prints its result.
+    func perform(_ call: @escaping @Sendable (AEMBackend) async throws -> ContentResult) async throws {
+        try await withBackend { session, backend, _ in
+            let settings = try output.settings(
+                configuredFormat: session.configuration.output, environment: options.environment)
+            try await session.withBackend(backend, logger: options.logger) { made in
+                guard let aemBackend = made as? AEMBackend else { return }
+                try await printResult(try await call(aemBackend), settings: settings)
+            }
+        }
+    }
+
+    /// `--variables '{…}'` or `--variables @file`, as a JSON object.
+    static func variablesObject(_ argument: String?) throws -> JSONObject {
+        guard let argument else { return JSONObject() }
+        let text: String
+        if argument.hasPrefix("@") {
+            guard let data = FileManager.default.contents(atPath: String(argument.dropFirst())) else {
+                throw ValidationError("cannot read \(argument.dropFirst())")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        } else {
+            text = argument
+        }
+        guard let object = (try? JSONParser().parse(text))?.objectValue else {
+            throw ValidationError("--variables takes a JSON object, such as '{\"slug\":\"bali-surf-camp\"}'")
+        }
+        return object
     }
 
     func list(_ configurationName: String?) async throws {

@@ -1,7 +1,8 @@
 /// A path into a JSON document, such as `data.adventureList.items` or `data.movies[0].title`.
 ///
-/// Written as dotted member names; `[N]` picks an array element. A member name holding `.` or `[`
-/// is written in brackets and quotes: `data["odd.name"]`.
+/// Written as dotted member names; `[N]` picks an array element and `[]` maps the rest of the path over
+/// every element (`data.list.edges[].node`). A member name holding `.` or `[` is written in brackets
+/// and quotes: `data["odd.name"]`.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
     public enum Component: Sendable, Hashable {
@@ -9,6 +10,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         case member(String)
         /// An array element.
         case index(Int)
+        /// Every element of an array, each followed along the rest of the path.
+        case each
     }
 
     /// The steps, outermost first.
@@ -52,6 +55,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                     }
                     components.append(.member(String(characters[(position + 2)..<close])))
                     position = close + 2
+                } else if position + 1 < characters.count, characters[position + 1] == "]" {
+                    components.append(.each)
+                    position += 2
                 } else {
                     guard let close = characters[position...].firstIndex(of: "]") else {
                         throw JSONPathError(path: text, position: position, message: "'[' without ']'")
@@ -107,6 +113,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 text += text.isEmpty ? name : "." + name
             case .index(let index):
                 text += "[\(index)]"
+            case .each:
+                text += "[]"
             }
         }
         return text
@@ -133,7 +141,7 @@ extension JSONValue {
     /// - Returns: The value there.
     public func value(at path: JSONPath) -> JSONValue? {
         var current = self
-        for component in path.components {
+        for (position, component) in path.components.enumerated() {
             switch component {
             case .member(let name):
                 // `items.0` reads as `items[0]` on an array, as people write it.
@@ -146,6 +154,10 @@ extension JSONValue {
             case .index(let index):
                 guard case .array(let elements) = current, elements.indices.contains(index) else { return nil }
                 current = elements[index]
+            case .each:
+                guard case .array(let elements) = current else { return nil }
+                let rest = JSONPath(Array(path.components[(position + 1)...]))
+                return .array(elements.compactMap { $0.value(at: rest) })
             }
         }
         return current

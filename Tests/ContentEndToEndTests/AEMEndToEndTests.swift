@@ -91,6 +91,84 @@ struct AEMEndToEndTests {
         }
     }
 
+    @Test func allFollowsCursorsAcrossEveryPage() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            let result = try ContentProcess.run(
+                [
+                    "aem", "run", "wknd-shared/adventures-paginated", "--all", "--page-size", "5", "-o", "ndjson",
+                    "--fields", "title",
+                ],
+                in: scratch.url
+            )
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 16)
+            #expect(Set(lines).count == 16)
+            let unpageable = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/adventures-all", "--all"], in: scratch.url)
+            #expect(unpageable.status == 2)
+            #expect(unpageable.stderr.contains("--all pages a …Paginated query"))
+            let badSize = try ContentProcess.run(["aem", "adventures", "--all", "--page-size", "500"], in: scratch.url)
+            #expect(badSize.status == 2)
+        }
+    }
+
+    @Test func persistThenRunOnAnAuthorTier() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe(["--mode", "author"]) { base in
+            try config(
+                scratch, url: base, auth: "    auth: { type: basic, username: admin, password: \"${AEM_PASSWORD}\" }\n")
+            let query = try scratch.write(
+                "{ adventureList(sort: \"price ASC\", limit: 2) { items { title price } } }", to: "cheap.graphql")
+            let environment = ["AEM_PASSWORD": "admin"]
+            let persisted = try ContentProcess.run(
+                ["aem", "persist", "wknd-shared/cheapest", query.path, "--cache-max-age", "300", "-o", "json"],
+                in: scratch.url,
+                environment: environment
+            )
+            #expect(persisted.status == 0)
+            #expect(persisted.stdout.contains(#""action":"create""#))
+            let run = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/cheapest", "-o", "csv"],
+                in: scratch.url,
+                environment: environment
+            )
+            #expect(run.stdout == "title,price\nGastronomic Marais Tour,95.0\nNapa Wine Tasting,152.59\n")
+            let again = try ContentProcess.run(
+                ["aem", "persist", "wknd-shared/cheapest", query.path], in: scratch.url, environment: environment)
+            #expect(again.status == 5)
+        }
+    }
+
+    @Test func adHocQueriesAndPostedVariables() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            let adHoc = try ContentProcess.run(
+                ["aem", "graphql", "{ adventureList(sort: \"title\", limit: 2) { items { title } } }", "-o", "csv"],
+                in: scratch.url
+            )
+            #expect(adHoc.stdout == "title\nBali Surf Camp\nBeervana in Portland\n")
+            let refused = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/adventure-by-slug", "--param-string", "slug=a;b"],
+                in: scratch.url
+            )
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("--post"))
+            let posted = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/adventure-by-slug", "--param-string", "slug=a;b", "--post"],
+                in: scratch.url
+            )
+            #expect(posted.status == 0)
+            #expect(posted.stderr.contains("no items"))
+        }
+    }
+
     @Test func unreachableServerIsATransportError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

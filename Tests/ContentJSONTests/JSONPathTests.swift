@@ -101,11 +101,20 @@ struct JSONPathTests {
         #expect(error.description == "invalid path 'a[' at character 2: '[' without ']'")
     }
 
-    @Test(arguments: ["a[x]", "a[-1]", "a[]", "a[1.5]"])
+    @Test(arguments: ["a[x]", "a[-1]", "a[1.5]"])
     func bracketHoldingNeitherIndexNorQuotedNameIsAnError(text: String) throws {
         let error = try pathError(text)
         #expect(error.position == 1)
         #expect(error.message.contains("expected [N]"))
+    }
+
+    @Test func emptyBracketsMapTheRestOverAnArray() throws {
+        let path = try JSONPath(parsing: "data.list.edges[].node.title")
+        #expect(path.description == "data.list.edges[].node.title")
+        let document = try JSONParser().parse(
+            #"{"data":{"list":{"edges":[{"node":{"title":"a"}},{"node":{}},{"node":{"title":"b"}}]}}}"#)
+        #expect(document.value(at: path) == .array([.string("a"), .string("b")]))
+        #expect(document.value(at: try JSONPath(parsing: "data[]")) == nil)
     }
 
     @Test func unclosedQuotedNameIsAnError() throws {

@@ -1,0 +1,79 @@
+public import ContentCore
+public import ContentJSON
+
+extension AEMBackend {
+    /// Runs a persisted query by POST with `{"variables": …}`, for values a GET URL cannot carry.
+    ///
+    /// - Parameter request: The operation and variables.
+    /// - Returns: The result.
+    /// - Throws: ``AEMError`` and transport failures.
+    public func executeByPost(_ request: ContentRequest) async throws -> ContentResult {
+        let (configuration, name) = address(of: request.operation)
+        let response = try await context.transport.send(postRequest(for: request))
+        return try result(from: try decode(response, persisted: "\(configuration)/\(name)"), response: response)
+    }
+
+    /// The POST form of a persisted-query request: `{"variables": …}` in the body.
+    func postRequest(for request: ContentRequest) -> HTTPTransportRequest {
+        let (configuration, name) = address(of: request.operation)
+        let body: JSONValue = .object(["variables": .object(request.variables)])
+        var outgoing = HTTPTransportRequest(
+            method: .post,
+            url: "\(base)/graphql/execute.json/\(configuration)/\(name)",
+            headers: headers,
+            body: body.serialized(),
+            isRetryable: true
+        )
+        outgoing.headers["Content-Type"] = "application/json"
+        return outgoing
+    }
+
+    /// Runs an ad-hoc query on the configuration's GraphQL endpoint.
+    ///
+    /// - Parameters:
+    ///   - query: The GraphQL text.
+    ///   - variables: Its variables.
+    /// - Returns: The result.
+    /// - Throws: ``AEMError`` and transport failures.
+    public func executeAdHoc(query: String, variables: JSONObject) async throws -> ContentResult {
+        let url = "\(base)/content/cq:graphql/\(queryConfiguration)/endpoint.json"
+        let body: JSONValue = .object(["query": .string(query), "variables": .object(variables)])
+        return try await post(url, body: body, persisted: "\(queryConfiguration) endpoint", retryable: true)
+    }
+
+    /// Creates (PUT) or updates (POST) a persisted query; author tier only.
+    ///
+    /// - Parameters:
+    ///   - operation: `CONFIG/NAME`.
+    ///   - query: The GraphQL text.
+    ///   - cacheMaxAge: The `max-age` to serve it with, if any.
+    ///   - update: Whether to update an existing query instead of creating one.
+    /// - Returns: AEM's answer (`action`, `configurationName`, `name`, `shortPath`, `path`).
+    /// - Throws: ``AEMError`` and transport failures.
+    public func persist(operation: String, query: String, cacheMaxAge: Int?, update: Bool) async throws -> ContentResult
+    {
+        let (configuration, name) = address(of: operation)
+        var body: JSONObject = ["query": .string(query)]
+        if let cacheMaxAge { body["cache-control"] = .object(["max-age": .number(JSONNumber(cacheMaxAge))]) }
+        var request = HTTPTransportRequest(
+            method: update ? .post : .put,
+            url: "\(base)/graphql/persist.json/\(configuration)/\(name)",
+            headers: headers,
+            body: JSONValue.object(body).serialized(),
+            isRetryable: false
+        )
+        request.headers["Content-Type"] = "application/json"
+        let response = try await context.transport.send(request)
+        let document = try decode(response, persisted: "\(configuration)/\(name)")
+        return ContentResult(body: .document(document), metadata: .init(httpStatus: response.status))
+    }
+
+    private func post(_ url: String, body: JSONValue, persisted: String, retryable: Bool) async throws -> ContentResult
+    {
+        var request = HTTPTransportRequest(
+            method: .post, url: url, headers: headers, body: body.serialized(), isRetryable: retryable)
+        request.headers["Content-Type"] = "application/json"
+        let response = try await context.transport.send(request)
+        return try result(from: try decode(response, persisted: persisted), response: response)
+    }
+}

@@ -1,0 +1,120 @@
+internal import ContentCore
+internal import ContentJSON
+internal import Foundation
+
+extension AEMBackend {
+    /// Every page of a query, streamed: a …Paginated query follows `pageInfo.endCursor` with `first`
+    /// and `after`; a …List query walks `offset` and `limit` until a short page.
+    ///
+    /// The query must declare those variables; which pair it takes is learned from the first page.
+    ///
+    /// - Parameters:
+    ///   - request: The operation and its other variables.
+    ///   - pageSize: Items per page (1–100), 50 when not given.
+    /// - Returns: The items as they arrive.
+    /// - Throws: ``AEMError`` when the query can be paged neither way.
+    func executeAllPages(_ request: ContentRequest, pageSize: Int?) async throws -> ContentResult {
+        let size = pageSize ?? 50
+        var cursorVariables = request.variables
+        cursorVariables["first"] = .number(JSONNumber(size))
+        if let first = try await page(request, variables: cursorVariables), first.connection != nil {
+            return stream(request, first: first, size: size, variables: cursorVariables, kind: .cursor)
+        }
+        var offsetVariables = request.variables
+        offsetVariables["offset"] = .number(JSONNumber(0))
+        offsetVariables["limit"] = .number(JSONNumber(size))
+        if let first = try await page(request, variables: offsetVariables), first.items != nil {
+            return stream(request, first: first, size: size, variables: offsetVariables, kind: .offset)
+        }
+        throw AEMError(
+            kind: .usage,
+            description: "--all pages a …Paginated query declaring $first and $after, or a …List query declaring "
+                + "$offset and $limit; \(request.operation) answers to neither"
+        )
+    }
+
+    private enum PagingKind {
+        case cursor
+        case offset
+    }
+
+    /// One page, or nil when the server refused the paging variables.
+    private struct Page {
+        var items: [JSONValue]?
+        var connection: JSONValue?
+    }
+
+    private func page(_ request: ContentRequest, variables: JSONObject) async throws -> Page? {
+        var paged = request
+        paged.variables = variables
+        // Cursors are base64 and may end in '=', which a GET URL cannot carry: such pages go by POST.
+        let outgoing: HTTPTransportRequest
+        do {
+            outgoing = try httpRequest(for: paged)
+        } catch {
+            outgoing = postRequest(for: paged)
+        }
+        let response = try await context.transport.send(outgoing)
+        if response.status == 400 { return nil }
+        let (configuration, name) = address(of: request.operation)
+        let document = try decode(response, persisted: "\(configuration)/\(name)")
+        guard let field = document["data"]?.objectValue?.members.first?.value, document["errors"] == nil else {
+            return nil
+        }
+        if let edges = field["edges"]?.arrayValue {
+            return Page(items: edges.compactMap { $0["node"] }, connection: field)
+        }
+        return Page(items: field["items"]?.arrayValue, connection: nil)
+    }
+
+    private func stream(
+        _ request: ContentRequest,
+        first: Page,
+        size: Int,
+        variables: JSONObject,
+        kind: PagingKind
+    ) -> ContentResult {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: JSONValue.self)
+        let showProgress = isatty(2) == 1
+        let producer = Task {
+            do {
+                var current = first
+                var variables = variables
+                var fetched = 0
+                var pages = 1
+                paging: while true {
+                    let items = current.items ?? []
+                    for item in items { continuation.yield(item) }
+                    fetched += items.count
+                    if showProgress {
+                        FileHandle.standardError.write(Data("\rcontent: \(fetched) items in \(pages) pages".utf8))
+                    }
+                    switch kind {
+                    case .cursor:
+                        let info = current.connection?["pageInfo"]
+                        guard info?["hasNextPage"] == .bool(true), let cursor = info?["endCursor"]?.stringValue else {
+                            break paging
+                        }
+                        variables["after"] = .string(cursor)
+                    case .offset:
+                        guard items.count >= size else { break paging }
+                        variables["offset"] = .number(JSONNumber(fetched))
+                    }
+                    try Task.checkCancellation()
+                    guard let next = try await page(request, variables: variables) else {
+                        throw AEMError(
+                            kind: .malformedResponse, description: "page \(pages + 1) of \(request.operation) failed")
+                    }
+                    current = next
+                    pages += 1
+                }
+                if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in producer.cancel() }
+        return ContentResult(body: .items(stream))
+    }
+}
