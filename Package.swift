@@ -68,8 +68,9 @@ let package = Package(
         .target(
             name: "ContentBackendAEM",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime",
+                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(

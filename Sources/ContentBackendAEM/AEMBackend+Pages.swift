@@ -115,6 +115,10 @@ extension AEMBackend {
             }
         }
         continuation.onTermination = { _ in producer.cancel() }
-        return ContentResult(body: .items(stream))
+        let origin = base
+        return ContentResult(
+            body: .items(stream),
+            metadata: .init(itemTransform: { ImageReference.addURLs($0, base: origin) })
+        )
     }
 }

@@ -13,6 +13,8 @@ public struct AEMBackend: ContentBackend {
     let configuration: AEMConfiguration
     let context: BackendContext
     let token: String?
+    /// Where GET responses are kept; nil with `--no-cache`.
+    var cache: ResponseCache?
 
     /// The base URL without a trailing slash.
     var base: String { configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url }
@@ -20,11 +22,15 @@ public struct AEMBackend: ContentBackend {
     /// The persisted-query configuration.
     var queryConfiguration: String { configuration.configuration ?? "wknd-shared" }
 
-    init(name: String, configuration: AEMConfiguration, context: BackendContext, token: String?) {
+    init(
+        name: String, configuration: AEMConfiguration, context: BackendContext, token: String?,
+        cache: ResponseCache? = nil
+    ) {
         self.name = name
         self.configuration = configuration
         self.context = context
         self.token = token
+        self.cache = cache
     }
 
     /// The request headers: auth, then the configured ones.
@@ -73,7 +79,7 @@ public struct AEMBackend: ContentBackend {
             return try await executeAllPages(request, pageSize: pageSize)
         }
         let outgoing = try httpRequest(for: request)
-        let response = try await context.transport.send(outgoing)
+        let response = try await sendCached(outgoing)
         let (configuration, name) = address(of: request.operation)
         let document = try decode(response, persisted: "\(configuration)/\(name)")
         return try result(from: document, response: response)
@@ -132,16 +138,21 @@ public struct AEMBackend: ContentBackend {
         if !errors.isEmpty, data == nil || data == .null {
             throw GraphQLFailure(diagnostics: errors)
         }
+        let origin = base
         var metadata = ContentResult.Metadata(
-            httpStatus: response.status, duration: response.duration, diagnostics: errors)
+            httpStatus: response.status,
+            duration: response.duration,
+            diagnostics: errors,
+            itemTransform: { ImageReference.addURLs($0, base: origin) }
+        )
         if let fields = data?.objectValue, fields.members.count == 1, let field = fields.members.first {
-            let base: [JSONPath.Component] = [.member("data"), .member(field.key)]
+            let prefix: [JSONPath.Component] = [.member("data"), .member(field.key)]
             if field.value["items"] != nil {
-                metadata.itemsPath = JSONPath(base + [.member("items")])
+                metadata.itemsPath = JSONPath(prefix + [.member("items")])
             } else if field.value["item"] != nil {
-                metadata.itemsPath = JSONPath(base + [.member("item")])
+                metadata.itemsPath = JSONPath(prefix + [.member("item")])
             } else if field.value["edges"] != nil {
-                metadata.itemsPath = JSONPath(base + [.member("edges"), .each, .member("node")])
+                metadata.itemsPath = JSONPath(prefix + [.member("edges"), .each, .member("node")])
             }
         }
         return ContentResult(body: .document(document), metadata: metadata)

@@ -23,7 +23,7 @@ struct AEMCommand: AsyncParsableCommand {
             """,
         subcommands: [
             AEMShortcutCommand.self, AEMRunCommand.self, AEMListCommand.self, AEMPersistCommand.self,
-            AEMGraphQLCommand.self,
+            AEMGraphQLCommand.self, AEMImageCommand.self,
         ],
         defaultSubcommand: AEMShortcutCommand.self
     )
@@ -47,6 +47,19 @@ struct AEMOptions: ParsableArguments, Sendable {
     @Flag(help: "Print the request as a curl command (secrets as $VARIABLES) and send nothing.")
     var dryRun = false
 
+    @Option(
+        help: ArgumentHelp("Fill the query's $imageWidth (the WKND queries' _assetTransform).", valueName: "pixels"))
+    var imageWidth: Int?
+
+    @Option(help: ArgumentHelp("Fill the query's $imageQuality (1–100).", valueName: "n"))
+    var imageQuality: Int?
+
+    @Option(help: ArgumentHelp("Fill the query's $imageFormat: JPG, PNG, GIF, WEBP, …", valueName: "format"))
+    var imageFormat: String?
+
+    @Flag(help: "Neither read nor write the response cache ($XDG_CACHE_HOME/content/aem).")
+    var noCache = false
+
     @Flag(help: "Send the variables by POST as {\"variables\": …}, for values holding ';' or '='.")
     var post = false
 
@@ -64,7 +77,7 @@ struct AEMOptions: ParsableArguments, Sendable {
     /// The pagination these flags ask for.
     var pagination: ContentRequest.Pagination { all ? .all(pageSize: pageSize) : .firstPage }
 
-    /// The `--param` and `--param-string` variables, in the order given.
+    /// The `--param` and `--param-string` variables, in the order given, then the image flags.
     func variables() throws -> JSONObject {
         var variables = JSONObject()
         for (text, typed) in params.map({ ($0, true) }) + stringParams.map({ ($0, false) }) {
@@ -75,6 +88,9 @@ struct AEMOptions: ParsableArguments, Sendable {
             let value = String(text[text.index(after: equals)...])
             variables[name] = typed ? Self.infer(value) : .string(value)
         }
+        if let imageWidth { variables["imageWidth"] = .number(JSONNumber(imageWidth)) }
+        if let imageQuality { variables["imageQuality"] = .number(JSONNumber(imageQuality)) }
+        if let imageFormat { variables["imageFormat"] = .string(imageFormat.uppercased()) }
         return variables
     }
 
@@ -286,6 +302,32 @@ struct AEMGraphQLCommand: AsyncParsableCommand, Sendable {
             try await AEMInvocation(aem: aem, options: options, output: output).perform { backend in
                 try await backend.executeAdHoc(query: graphql, variables: bound)
             }
+        }
+    }
+}
+
+/// `content aem image PATH -O FILE`.
+struct AEMImageCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "image",
+        abstract: "Download an image (a DAM _path, a _dynamicUrl or a full URL) with the backend's auth."
+    )
+
+    @Argument(help: ArgumentHelp("The image's _path, _dynamicUrl or URL.", valueName: "path"))
+    var path: String
+
+    @Option(
+        name: [.customShort("O"), .customLong("output-file")],
+        help: ArgumentHelp("Write it here; default stdout.", valueName: "file"))
+    var outputFile: String?
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await reportFailures {
+            let (path, outputFile) = (self.path, self.outputFile)
+            try await AEMInvocation(aem: aem, options: options, output: OutputOptions()).download(path, to: outputFile)
         }
     }
 }

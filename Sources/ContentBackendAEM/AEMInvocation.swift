@@ -34,10 +34,13 @@ struct AEMInvocation: Sendable {
             let settings = try output.settings(
                 configuredFormat: session.configuration.output, environment: options.environment)
             let post = aem.post
+            let noCache = aem.noCache
             try await session.withBackend(backend, logger: options.logger) { made in
                 var result: ContentResult
-                if post, let aemBackend = made as? AEMBackend {
-                    result = try await aemBackend.executeByPost(plan.request)
+                if var aemBackend = made as? AEMBackend {
+                    // The built-in sample listens on a new port each run: caching it would only leave litter.
+                    if noCache || session.configuration.location == nil { aemBackend.cache = nil }
+                    result = try await post ? aemBackend.executeByPost(plan.request) : aemBackend.execute(plan.request)
                 } else {
                     result = try await made.execute(plan.request)
                 }
@@ -58,6 +61,40 @@ struct AEMInvocation: Sendable {
             try await session.withBackend(backend, logger: options.logger) { made in
                 guard let aemBackend = made as? AEMBackend else { return }
                 try await printResult(try await call(aemBackend), settings: settings)
+            }
+        }
+    }
+
+    /// Downloads an asset with the backend's headers, byte for byte.
+    func download(_ path: String, to file: String?) async throws {
+        try await withBackend { session, backend, configuration in
+            let base = configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url
+            let url =
+                path.hasPrefix("http://") || path.hasPrefix("https://")
+                ? path : base + (path.hasPrefix("/") ? path : "/" + path)
+            if aem.dryRun {
+                StandardOutput.write("curl -sS -o \(Self.quote(file ?? "-")) \(Self.quote(url))\n")
+                return
+            }
+            try await session.withBackend(backend, logger: options.logger) { made in
+                guard let aemBackend = made as? AEMBackend else { return }
+                let response = try await aemBackend.context.transport.send(
+                    HTTPTransportRequest(method: .get, url: url, headers: aemBackend.headers)
+                )
+                guard response.isSuccess else {
+                    throw AEMError(
+                        kind: .httpStatus(response.status),
+                        description: "\(aemBackend.context.redactor.redact(url: url)): HTTP \(response.status)"
+                    )
+                }
+                if let file, file != "-" {
+                    guard FileManager.default.createFile(atPath: file, contents: Data(response.body)) else {
+                        throw AEMError(kind: .usage, description: "cannot write \(file)")
+                    }
+                    StandardError.write("content: wrote \(response.body.count) bytes to \(file)")
+                } else {
+                    FileHandle.standardOutput.write(Data(response.body))
+                }
             }
         }
     }

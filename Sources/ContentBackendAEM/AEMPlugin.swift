@@ -41,6 +41,12 @@ public enum AEMPlugin: BackendPlugin, CommandContributing {
             }
             token = text
         }
-        return AEMBackend(name: name, configuration: configuration, context: context, token: token)
+        return AEMBackend(
+            name: name,
+            configuration: configuration,
+            context: context,
+            token: token,
+            cache: ResponseCache.standard(environment: ProcessInfo.processInfo.environment)
+        )
     }
 }

@@ -69,6 +69,9 @@ public struct ContentResult: Sendable {
         public var duration: Duration?
         /// Problems that did not stop the operation, such as GraphQL errors next to partial data.
         public var diagnostics: [Diagnostic]
+        /// Applied to every item before it is rendered (never to `--raw` output), such as adding an
+        /// absolute `url` to image references.
+        public var itemTransform: (@Sendable (JSONValue) -> JSONValue)?
 
         /// Creates metadata.
         ///
@@ -78,13 +81,16 @@ public struct ContentResult: Sendable {
         ///   - httpStatus: The HTTP status.
         ///   - duration: How long it took.
         ///   - diagnostics: Problems that did not stop the operation.
+        ///   - itemTransform: Applied to every item before it is rendered.
         public init(
             itemsPath: JSONPath? = nil,
             columns: [String] = [],
             httpStatus: Int? = nil,
             duration: Duration? = nil,
-            diagnostics: [Diagnostic] = []
+            diagnostics: [Diagnostic] = [],
+            itemTransform: (@Sendable (JSONValue) -> JSONValue)? = nil
         ) {
+            self.itemTransform = itemTransform
             self.itemsPath = itemsPath
             self.columns = columns
             self.httpStatus = httpStatus

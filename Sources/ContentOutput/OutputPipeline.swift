@@ -48,6 +48,7 @@ public struct OutputPipeline: Sendable {
             summary = try await renderRaw(result, to: &sink)
         } else {
             var source = try items(of: result)
+            source.transform = result.metadata.itemTransform
             let fields =
                 try settings.fields
                 ?? (result.metadata.columns.isEmpty ? nil : FieldSelection(columns: result.metadata.columns))
@@ -64,7 +65,8 @@ public struct OutputPipeline: Sendable {
                 var renderer = MarkdownRenderer()
                 summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
             case .table:
-                if case .single(let item) = source {
+                if case .single(let raw) = source.origin {
+                    let item = source.transform.map { $0(raw) } ?? raw
                     let cells = RowFlattener().flatten(fields.map { .object($0.project(item)) } ?? item)
                     try KeyValueRenderer(settings: settings).render(cells, to: &sink)
                     summary = Summary(itemCount: 1, diagnostics: [])
@@ -83,38 +85,52 @@ public struct OutputPipeline: Sendable {
     // MARK: - Finding the items
 
     /// The items of a result: an array's elements, one object, or a stream.
-    enum ItemSource {
-        case single(JSONValue)
-        case array([JSONValue], next: Int)
-        case stream(AsyncThrowingStream<JSONValue, any Error>.Iterator)
+    struct ItemSource {
+        enum Origin {
+            case single(JSONValue)
+            case array([JSONValue], next: Int)
+            case stream(AsyncThrowingStream<JSONValue, any Error>.Iterator)
+        }
+
+        var origin: Origin
+        var transform: (@Sendable (JSONValue) -> JSONValue)?
+
+        init(_ origin: Origin) {
+            self.origin = origin
+        }
 
         mutating func next() async throws -> JSONValue? {
-            switch self {
+            guard let item = try await nextRaw() else { return nil }
+            return transform.map { $0(item) } ?? item
+        }
+
+        var isSingle: Bool {
+            if case .single = origin { return true }
+            return false
+        }
+
+        private mutating func nextRaw() async throws -> JSONValue? {
+            switch origin {
             case .single(let item):
-                self = .array([], next: 0)
+                origin = .array([], next: 0)
                 return item
             case .array(let items, let next):
                 guard next < items.count else { return nil }
                 if next % 1024 == 0 { try Task.checkCancellation() }
-                self = .array(items, next: next + 1)
+                origin = .array(items, next: next + 1)
                 return items[next]
             case .stream(var iterator):
                 let item = try await iterator.next()
-                self = .stream(iterator)
+                origin = .stream(iterator)
                 return item
             }
-        }
-
-        var isSingle: Bool {
-            if case .single = self { return true }
-            return false
         }
     }
 
     func items(of result: ContentResult) throws(OutputError) -> ItemSource {
         switch result.body {
         case .items(let stream):
-            return .stream(stream.makeAsyncIterator())
+            return ItemSource(.stream(stream.makeAsyncIterator()))
         case .document(let document):
             guard let path = settings.itemsPath ?? result.metadata.itemsPath else {
                 return Self.source(for: document)
@@ -127,8 +143,8 @@ public struct OutputPipeline: Sendable {
     }
 
     private static func source(for value: JSONValue) -> ItemSource {
-        if case .array(let elements) = value { return .array(elements, next: 0) }
-        return .single(value)
+        if case .array(let elements) = value { return ItemSource(.array(elements, next: 0)) }
+        return ItemSource(.single(value))
     }
 
     /// The keys at the deepest point of the path that exists, to suggest a correct path.

@@ -169,6 +169,61 @@ struct AEMEndToEndTests {
         }
     }
 
+    @Test func imagesGainAbsoluteURLsAndDownload() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            let path = "/content/dam/wknd-shared/en/adventures/bali-surf-camp/bali-surf-camp"
+            let result = try ContentProcess.run(
+                [
+                    "aem", "run", "wknd-shared/adventure-by-path", "--param", "adventurePath=\(path)", "--image-width",
+                    "800",
+                    "--image-format", "png", "-o", "csv", "--fields", "image=primaryImage.url",
+                ],
+                in: scratch.url
+            )
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "image")
+            let url = try #require(lines.last)
+            #expect(url.hasPrefix(base + "/adobe/dynamicmedia/deliver/dm-aid--"))
+            #expect(url.hasSuffix("/adobestock-175749320.png?preferwebp=true&width=800"))
+            let raw = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/adventure-by-path", "--param", "adventurePath=\(path)", "--raw"],
+                in: scratch.url
+            )
+            #expect(!raw.stdout.contains(#""url""#))
+
+            let file = scratch.url.appendingPathComponent("bali.png").path
+            let download = try ContentProcess.run(["aem", "image", url, "-O", file], in: scratch.url)
+            #expect(download.status == 0)
+            let bytes = try #require(FileManager.default.contents(atPath: file))
+            #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        }
+    }
+
+    @Test func responsesAreCachedAndRevalidated() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var first = ""
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            first = try ContentProcess.run(["aem", "adventures", "-o", "csv"], in: scratch.url).stdout
+            #expect(first.split(separator: "\n").count == 17)
+        }
+        // The server is gone: a fresh cached copy still answers, and --no-cache really asks.
+        let cached = try ContentProcess.run(["aem", "adventures", "-o", "csv", "-v"], in: scratch.url)
+        #expect(cached.status == 0)
+        #expect(cached.stdout == first)
+        #expect(cached.stderr.contains("cache: fresh copy"))
+        let uncached = try ContentProcess.run(["aem", "adventures", "--no-cache"], in: scratch.url)
+        #expect(uncached.status == 4)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: scratch.url.appendingPathComponent(".cache/content/aem").path)
+        #expect(files.count == 1)
+    }
+
     @Test func unreachableServerIsATransportError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
