@@ -77,3 +77,25 @@ extension AEMBackend {
         return try result(from: try decode(response, persisted: persisted), response: response)
     }
 }
+
+extension AEMBackend {
+    /// The variable types a persisted query declares, read from the server's `list.json`; empty when
+    /// the server does not say (then `--param` values are inferred).
+    ///
+    /// - Parameter operation: `CONFIG/NAME` or `NAME`.
+    /// - Returns: Variable name → declared type name.
+    func declaredVariables(of operation: String) async -> [String: String] {
+        let (configuration, name) = address(of: operation)
+        let url = "\(base)/graphql/list.json/\(PersistedQueryURL.encodeURIComponent(configuration))"
+        guard let response = try? await context.transport.send(HTTPTransportRequest(url: url, headers: headers)),
+            response.isSuccess, let document = try? JSONParser().parse(response.body)
+        else { return [:] }
+        for group in document.arrayValue ?? [] {
+            for query in group["queries"]?.arrayValue ?? []
+            where query["path"]?["shortForm"]?.stringValue == "/\(configuration)/\(name)" {
+                return AEMOptions.declaredTypes(in: query["data"]?["query"]?.stringValue ?? "")
+            }
+        }
+        return [:]
+    }
+}

@@ -89,9 +89,11 @@ public struct AEMBackend: ContentBackend {
     func decode(_ response: HTTPTransportResponse, persisted: String) throws -> JSONValue {
         let shownURL = context.redactor.redact(url: response.url)
         let host = URLComponents(string: base)?.host ?? base
-        let firstLine =
-            String(decoding: response.body.prefix(400), as: UTF8.self)
-            .split(separator: "\n").first.map(String.init) ?? ""
+        // The body's first line goes into messages; a server may echo credentials, so mask them.
+        let firstLine = context.redactor.redact(
+            String(decoding: response.body.prefix(400), as: UTF8.self).split(separator: "\n").first.map(String.init)
+                ?? ""
+        )
         switch response.status {
         case 200..<300:
             break

@@ -94,6 +94,59 @@ struct AEMOptions: ParsableArguments, Sendable {
         return variables
     }
 
+    /// The `--param` values typed by the query's declarations: `String` stays text, `Int`, `Float`
+    /// and `Boolean` must parse as such, anything else is inferred.
+    ///
+    /// - Parameter declared: Variable name → declared type name, from the query text.
+    /// - Returns: The typed values of `--param` (not `--param-string`).
+    /// - Throws: `ValidationError` naming the variable, its type and the value.
+    func typedParams(declared: [String: String]) throws -> JSONObject {
+        var typed = JSONObject()
+        for text in params {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { continue }
+            let name = String(text[..<equals])
+            let value = String(text[text.index(after: equals)...])
+            switch declared[name] {
+            case "String", "ID":
+                typed[name] = .string(value)
+            case "Int":
+                guard Int(value) != nil else {
+                    throw ValidationError("--param \(name): the query declares Int, got '\(value)'")
+                }
+                typed[name] = .number(JSONNumber(text: value))
+            case "Float":
+                guard let number = Double(value), number.isFinite else {
+                    throw ValidationError("--param \(name): the query declares Float, got '\(value)'")
+                }
+                typed[name] = .number(JSONNumber(text: value))
+            case "Boolean":
+                guard value == "true" || value == "false" else {
+                    throw ValidationError("--param \(name): the query declares Boolean, got '\(value)'")
+                }
+                typed[name] = .bool(value == "true")
+            default:
+                typed[name] = Self.infer(value)
+            }
+        }
+        return typed
+    }
+
+    /// The variable types a query declares: `$limit: Int` → `limit: Int`, lists by their element type.
+    static func declaredTypes(in query: String) -> [String: String] {
+        var types: [String: String] = [:]
+        var rest = Substring(query)
+        while let dollar = rest.firstIndex(of: "$") {
+            rest = rest[rest.index(after: dollar)...]
+            let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            var after = rest.dropFirst(name.count).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+            guard !name.isEmpty, after.first == ":" else { continue }
+            after = after.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "[" }
+            let type = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if !type.isEmpty, types[String(name)] == nil { types[String(name)] = String(type) }
+        }
+        return types
+    }
+
     /// Numbers, booleans, null and JSON objects or arrays are typed; anything else is a string.
     static func infer(_ text: String) -> JSONValue {
         guard let first = text.first, "-0123456789tfn[{".contains(first),

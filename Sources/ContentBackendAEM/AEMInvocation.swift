@@ -38,6 +38,13 @@ struct AEMInvocation: Sendable {
             try await session.withBackend(backend, logger: options.logger) { made in
                 var result: ContentResult
                 if var aemBackend = made as? AEMBackend {
+                    var plan = plan
+                    if !aem.params.isEmpty {
+                        let declared = await aemBackend.declaredVariables(of: plan.request.operation)
+                        for member in try aem.typedParams(declared: declared).members {
+                            plan.request.variables[member.key] = member.value
+                        }
+                    }
                     // The built-in sample listens on a new port each run: caching it would only leave litter.
                     if noCache || session.configuration.location == nil { aemBackend.cache = nil }
                     result = try await post ? aemBackend.executeByPost(plan.request) : aemBackend.execute(plan.request)

@@ -73,6 +73,14 @@ struct PersistedQueryURLTests {
         #expect(url == "http://h/graphql/execute.json/c/q")
     }
 
+    @Test func declaredTypesAreReadFromTheQueryText() {
+        let query = "query Q($slug: String!, $limit: Int = 5, $price:Float!, $tags: [String], $on: Boolean) { a }"
+        #expect(
+            AEMOptions.declaredTypes(in: query)
+                == ["slug": "String", "limit": "Int", "price": "Float", "tags": "String", "on": "Boolean"]
+        )
+    }
+
     @Test func paramValuesAreTypedUnlessForcedToText() {
         #expect(AEMOptions.infer("5") == .number(JSONNumber(5)))
         #expect(AEMOptions.infer("true") == .bool(true))

@@ -224,6 +224,50 @@ struct AEMEndToEndTests {
         #expect(files.count == 1)
     }
 
+    @Test func paramsAreTypedByTheQuerysDeclarations() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            // `price` is declared Float, so "400" goes as a number; `slug` String, so "123" stays text.
+            let price = try ContentProcess.run(
+                [
+                    "aem", "run", "wknd-shared/adventure-by-price", "--param", "price=400", "--param",
+                    "priceOperator=LOWER_EQUAL",
+                    "-o", "csv", "--fields", "title",
+                ],
+                in: scratch.url
+            )
+            #expect(
+                price.stdout
+                    == "title\nGastronomic Marais Tour\nNapa Wine Tasting\nBeervana in Portland\n\"Downhill Skiing in Jackson Hole, Wyoming\"\n"
+            )
+            let slug = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/adventure-by-slug", "--param", "slug=123"], in: scratch.url)
+            #expect(slug.status == 0)
+            #expect(slug.stderr.contains("no items"))
+            let wrong = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/adventure-by-price", "--param", "price=cheap"], in: scratch.url)
+            #expect(wrong.status == 2)
+            #expect(wrong.stderr.contains("the query declares Float, got 'cheap'"))
+        }
+    }
+
+    @Test func realTitlesAndPricesInEveryFormat() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            for format in ["table", "json", "ndjson", "csv", "tsv", "markdown"] {
+                let result = try ContentProcess.run(["aem", "adventures", "-o", format, "--no-cache"], in: scratch.url)
+                #expect(result.status == 0, "\(format)")
+                for fact in ["Bali Surf Camp", "5000.0", "Napa Wine Tasting", "152.59", "Yosemite Backpacking"] {
+                    #expect(result.stdout.contains(fact), "\(format) lacks \(fact)")
+                }
+            }
+        }
+    }
+
     @Test func unreachableServerIsATransportError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
