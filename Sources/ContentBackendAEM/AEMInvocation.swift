@@ -27,8 +27,11 @@ struct AEMInvocation: Sendable {
         try await withBackend { session, backend, configuration in
             let plan = try plan(configuration)
             if aem.dryRun {
-                StandardOutput.write(
-                    try curlCommand(for: plan.request, backend: backend, configuration: configuration) + "\n")
+                let (request, post) = (plan.request, aem.post)
+                let curl = try await dryRun(backend: backend, configuration: configuration) { made in
+                    _ = try await post ? made.executeByPost(request) : made.execute(request)
+                }
+                StandardOutput.write(curl + "\n")
                 return
             }
             let settings = try output.settings(
@@ -62,7 +65,12 @@ struct AEMInvocation: Sendable {
 
     /// Runs one backend call (persist, ad-hoc query) and prints its result.
     func perform(_ call: @escaping @Sendable (AEMBackend) async throws -> ContentResult) async throws {
-        try await withBackend { session, backend, _ in
+        try await withBackend { session, backend, configuration in
+            if aem.dryRun {
+                let curl = try await dryRun(backend: backend, configuration: configuration) { _ = try await call($0) }
+                StandardOutput.write(curl + "\n")
+                return
+            }
             let settings = try output.settings(
                 configuredFormat: session.configuration.output, environment: options.environment)
             try await session.withBackend(backend, logger: options.logger) { made in
@@ -186,15 +194,30 @@ struct AEMInvocation: Sendable {
         try await body(session, backend, try backend.section.decode(AEMConfiguration.self))
     }
 
-    /// The request as a curl command that runs as-is; secrets appear as `$AEM_TOKEN`-style variables.
-    private func curlCommand(for request: ContentRequest, backend: ConfiguredBackend, configuration: AEMConfiguration)
-        throws
-        -> String
-    {
-        let context = BackendContext(transport: NoTransport())
-        let made = AEMBackend(name: backend.name, configuration: configuration, context: context, token: "$AEM_TOKEN")
-        let outgoing = try made.httpRequest(for: request)
+    /// What a call would send, as a curl command that runs as-is; secrets appear as `$AEM_TOKEN`-style
+    /// variables. The call runs against a transport that records its first request and sends nothing.
+    private func dryRun(
+        backend: ConfiguredBackend,
+        configuration: AEMConfiguration,
+        _ call: (AEMBackend) async throws -> Void
+    ) async throws -> String {
+        let transport = RecordingTransport()
+        let made = AEMBackend(
+            name: backend.name,
+            configuration: configuration,
+            context: BackendContext(transport: transport),
+            token: "$AEM_TOKEN"
+        )
+        do {
+            try await call(made)
+        } catch is RecordingTransport.Stop {
+            // Expected: the request was recorded and not sent.
+        }
+        guard let outgoing = transport.recorded else {
+            throw AEMError(kind: .usage, description: "nothing would be sent")
+        }
         var parts = ["curl", "-sS"]
+        if outgoing.method != .get { parts += ["-X", outgoing.method.rawValue] }
         for field in outgoing.headers {
             if field.name.lowercased() == "authorization" {
                 switch configuration.auth?.type ?? .none {
@@ -209,6 +232,7 @@ struct AEMInvocation: Sendable {
             }
             parts += ["-H", Self.quote("\(field.name): \(field.value)")]
         }
+        if let body = outgoing.body { parts += ["--data-binary", Self.quote(String(decoding: body, as: UTF8.self))] }
         parts.append(Self.quote(outgoing.url))
         return parts.joined(separator: " ")
     }
@@ -219,9 +243,17 @@ struct AEMInvocation: Sendable {
     }
 }
 
-/// A transport for building requests only; sending is a bug.
-private struct NoTransport: HTTPTransport {
+/// Records the first request a dry run would send, and stops it there.
+private final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    struct Stop: Error {}
+
+    private let lock = NSLock()
+    private var request: HTTPTransportRequest?
+
+    var recorded: HTTPTransportRequest? { lock.withLock { request } }
+
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        throw AEMError(kind: .usage, description: "internal: a dry run tried to send a request")
+        lock.withLock { self.request = self.request ?? request }
+        throw Stop()
     }
 }

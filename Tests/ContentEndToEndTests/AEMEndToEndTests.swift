@@ -138,6 +138,18 @@ struct AEMEndToEndTests {
                 environment: environment
             )
             #expect(run.stdout == "title,price\nGastronomic Marais Tour,95.0\nNapa Wine Tasting,152.59\n")
+            let dry = try ContentProcess.run(
+                ["aem", "persist", "wknd-shared/not-yet", query.path, "--dry-run"],
+                in: scratch.url,
+                environment: environment
+            )
+            #expect(dry.status == 0)
+            #expect(dry.stdout.hasPrefix("curl -sS -X PUT"))
+            #expect(dry.stdout.contains("$AEM_PASSWORD"))
+            #expect(dry.stdout.contains("--data-binary"))
+            let notSent = try ContentProcess.run(
+                ["aem", "run", "wknd-shared/not-yet"], in: scratch.url, environment: environment)
+            #expect(notSent.status == 5)
             let again = try ContentProcess.run(
                 ["aem", "persist", "wknd-shared/cheapest", query.path], in: scratch.url, environment: environment)
             #expect(again.status == 5)
