@@ -194,8 +194,10 @@ struct AEMInvocation: Sendable {
         try await body(session, backend, try backend.section.decode(AEMConfiguration.self))
     }
 
-    /// What a call would send, as a curl command that runs as-is; secrets appear as `$AEM_TOKEN`-style
-    /// variables. The call runs against a transport that records its first request and sends nothing.
+    /// What a call would send, as a curl command that runs as-is.
+    ///
+    /// Secrets appear as `$AEM_TOKEN`-style variables. The call runs against a transport that records
+    /// its first request and sends nothing.
     private func dryRun(
         backend: ConfiguredBackend,
         configuration: AEMConfiguration,
