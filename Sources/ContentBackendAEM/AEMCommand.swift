@@ -13,12 +13,13 @@ struct AEMCommand: AsyncParsableCommand {
         commandName: "aem",
         abstract: "Run AEM persisted GraphQL queries.",
         discussion: """
-            content aem adventures                    a configured (or built-in WKND) shortcut
-            content aem adventure bali-surf-camp      a shortcut with a positional argument
-            content aem run wknd-shared/adventures-all --param limit=5
-            content aem list
+            Examples:
+              content aem adventures
+              content aem adventure bali-surf-camp
+              content aem run wknd-shared/adventures-by-activity --param activity=Cycling
+              content aem list
 
-            With no configuration at all, the commands answer from the built-in WKND sample workspace
+            With no configuration at all, these answer from the built-in WKND sample
             through an embedded emulator, and say so on stderr.
             """,
         subcommands: [
