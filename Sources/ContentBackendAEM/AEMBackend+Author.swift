@@ -79,6 +79,20 @@ extension AEMBackend {
 }
 
 extension AEMBackend {
+    /// The persisted queries on the server (`list.json`), each as AEM describes it: `path.shortForm`,
+    /// `path.longForm`, `data.query`, `data.cache-control`.
+    ///
+    /// - Parameter configuration: Only this configuration, or all.
+    /// - Returns: The entries, flattened across configurations.
+    /// - Throws: ``AEMError`` and transport failures.
+    func persistedQueryList(configuration: String?) async throws -> [JSONValue] {
+        let url =
+            "\(base)/graphql/list.json" + (configuration.map { "/\(PersistedQueryURL.encodeURIComponent($0))" } ?? "")
+        let response = try await context.transport.send(HTTPTransportRequest(url: url, headers: headers))
+        let document = try decode(response, persisted: configuration ?? "list.json")
+        return (document.arrayValue ?? []).flatMap { $0["queries"]?.arrayValue ?? [] }
+    }
+
     /// The variable types a persisted query declares, read from the server's `list.json`; empty when
     /// the server does not say (then `--param` values are inferred).
     ///
@@ -86,16 +100,27 @@ extension AEMBackend {
     /// - Returns: Variable name → declared type name.
     func declaredVariables(of operation: String) async -> [String: String] {
         let (configuration, name) = address(of: operation)
-        let url = "\(base)/graphql/list.json/\(PersistedQueryURL.encodeURIComponent(configuration))"
-        guard let response = try? await context.transport.send(HTTPTransportRequest(url: url, headers: headers)),
-            response.isSuccess, let document = try? JSONParser().parse(response.body)
-        else { return [:] }
-        for group in document.arrayValue ?? [] {
-            for query in group["queries"]?.arrayValue ?? []
-            where query["path"]?["shortForm"]?.stringValue == "/\(configuration)/\(name)" {
-                return AEMOptions.declaredTypes(in: query["data"]?["query"]?.stringValue ?? "")
-            }
+        let queries = (try? await persistedQueryList(configuration: configuration)) ?? []
+        let query = queries.first { $0["path"]?["shortForm"]?.stringValue == "/\(configuration)/\(name)" }
+        return AEMOptions.declaredTypes(in: query?["data"]?["query"]?.stringValue ?? "")
+    }
+
+    /// An asset's bytes: a DAM `_path`, a `_dynamicUrl`, or a full URL, fetched with the backend's auth.
+    ///
+    /// - Parameter path: Where the asset is.
+    /// - Returns: The body, byte for byte.
+    /// - Throws: ``AEMError`` for an error status, and transport failures.
+    func fetchAsset(_ path: String) async throws -> [UInt8] {
+        let url =
+            path.hasPrefix("http://") || path.hasPrefix("https://")
+            ? path : base + (path.hasPrefix("/") ? path : "/" + path)
+        let response = try await context.transport.send(HTTPTransportRequest(url: url, headers: headers))
+        guard response.isSuccess else {
+            throw AEMError(
+                kind: .httpStatus(response.status),
+                description: "\(context.redactor.redact(url: url)): HTTP \(response.status)"
+            )
         }
-        return [:]
+        return response.body
     }
 }

@@ -302,10 +302,7 @@ struct AEMPersistCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         try await reportFailures {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("cannot read \(file)")
-            }
-            let text = String(decoding: data, as: UTF8.self)
+            let text = try AEMInvocation.readText(file)
             let (query, cacheMaxAge, update) = (self.query, self.cacheMaxAge, self.update)
             try await AEMInvocation(aem: aem, options: options, output: output).perform { backend in
                 try await backend.persist(operation: query, query: text, cacheMaxAge: cacheMaxAge, update: update)
@@ -344,12 +341,7 @@ struct AEMGraphQLCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         try await reportFailures {
             var text = query ?? ""
-            if let file {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw ValidationError("cannot read \(file)")
-                }
-                text = String(decoding: data, as: UTF8.self)
-            }
+            if let file { text = try AEMInvocation.readText(file) }
             var values = try AEMInvocation.variablesObject(variables)
             for member in try aem.variables().members { values[member.key] = member.value }
             let (graphql, bound) = (text, values)

@@ -65,67 +65,64 @@ struct AEMInvocation: Sendable {
 
     /// Runs one backend call (persist, ad-hoc query) and prints its result.
     func perform(_ call: @escaping @Sendable (AEMBackend) async throws -> ContentResult) async throws {
+        let (output, environment) = (self.output, options.environment)
+        try await withAEMBackend { backend, session in
+            let settings = try output.settings(configuredFormat: session.configuration.output, environment: environment)
+            try await printResult(try await call(backend), settings: settings)
+        }
+    }
+
+    /// Runs one call with the AEM backend; with `--dry-run` the call's first request is printed as curl
+    /// instead of sent.
+    private func withAEMBackend(
+        _ call: @escaping @Sendable (AEMBackend, ContentSession) async throws -> Void
+    ) async throws {
         try await withBackend { session, backend, configuration in
             if aem.dryRun {
-                let curl = try await dryRun(backend: backend, configuration: configuration) { _ = try await call($0) }
+                let curl = try await dryRun(backend: backend, configuration: configuration) {
+                    try await call($0, session)
+                }
                 StandardOutput.write(curl + "\n")
                 return
             }
-            let settings = try output.settings(
-                configuredFormat: session.configuration.output, environment: options.environment)
             try await session.withBackend(backend, logger: options.logger) { made in
                 guard let aemBackend = made as? AEMBackend else { return }
-                try await printResult(try await call(aemBackend), settings: settings)
+                try await call(aemBackend, session)
             }
         }
     }
 
+    private func withAEMBackend(_ call: @escaping @Sendable (AEMBackend) async throws -> Void) async throws {
+        try await withAEMBackend { backend, _ in try await call(backend) }
+    }
+
     /// Downloads an asset with the backend's headers, byte for byte.
     func download(_ path: String, to file: String?) async throws {
-        try await withBackend { session, backend, configuration in
-            let base = configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url
-            let url =
-                path.hasPrefix("http://") || path.hasPrefix("https://")
-                ? path : base + (path.hasPrefix("/") ? path : "/" + path)
-            if aem.dryRun {
-                StandardOutput.write("curl -sS -o \(Self.quote(file ?? "-")) \(Self.quote(url))\n")
-                return
-            }
-            try await session.withBackend(backend, logger: options.logger) { made in
-                guard let aemBackend = made as? AEMBackend else { return }
-                let response = try await aemBackend.context.transport.send(
-                    HTTPTransportRequest(method: .get, url: url, headers: aemBackend.headers)
-                )
-                guard response.isSuccess else {
-                    throw AEMError(
-                        kind: .httpStatus(response.status),
-                        description: "\(aemBackend.context.redactor.redact(url: url)): HTTP \(response.status)"
-                    )
+        try await withAEMBackend { backend in
+            let bytes = try await backend.fetchAsset(path)
+            if let file, file != "-" {
+                guard FileManager.default.createFile(atPath: file, contents: Data(bytes)) else {
+                    throw AEMError(kind: .usage, description: "cannot write \(file)")
                 }
-                if let file, file != "-" {
-                    guard FileManager.default.createFile(atPath: file, contents: Data(response.body)) else {
-                        throw AEMError(kind: .usage, description: "cannot write \(file)")
-                    }
-                    StandardError.write("content: wrote \(response.body.count) bytes to \(file)")
-                } else {
-                    FileHandle.standardOutput.write(Data(response.body))
-                }
+                StandardError.write("content: wrote \(bytes.count) bytes to \(file)")
+            } else {
+                FileHandle.standardOutput.write(Data(bytes))
             }
         }
+    }
+
+    /// A file's text, for `@file` arguments and query files.
+    static func readText(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read \(path)")
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// `--variables '{…}'` or `--variables @file`, as a JSON object.
     static func variablesObject(_ argument: String?) throws -> JSONObject {
         guard let argument else { return JSONObject() }
-        let text: String
-        if argument.hasPrefix("@") {
-            guard let data = FileManager.default.contents(atPath: String(argument.dropFirst())) else {
-                throw ValidationError("cannot read \(argument.dropFirst())")
-            }
-            text = String(decoding: data, as: UTF8.self)
-        } else {
-            text = argument
-        }
+        let text = argument.hasPrefix("@") ? try readText(String(argument.dropFirst())) : argument
         guard let object = (try? JSONParser().parse(text))?.objectValue else {
             throw ValidationError("--variables takes a JSON object, such as '{\"slug\":\"bali-surf-camp\"}'")
         }
@@ -133,37 +130,15 @@ struct AEMInvocation: Sendable {
     }
 
     func list(_ configurationName: String?) async throws {
-        try await withBackend { session, backend, configuration in
-            let base = configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url
-            let url =
-                base + "/graphql/list.json"
-                + (configurationName.map { "/\(PersistedQueryURL.encodeURIComponent($0))" } ?? "")
-            if aem.dryRun {
-                StandardOutput.write("curl -sS -H 'Accept: application/json' \(Self.quote(url))\n")
-                return
+        try await perform { backend in
+            let rows = try await backend.persistedQueryList(configuration: configurationName).map { query in
+                JSONValue.object([
+                    "name": query["path"]?["shortForm"] ?? .null,
+                    "path": query["path"]?["longForm"] ?? .null,
+                    "cacheControl": query["data"]?["cache-control"] ?? .null,
+                ])
             }
-            let settings = try output.settings(
-                configuredFormat: session.configuration.output, environment: options.environment)
-            try await session.withBackend(backend, logger: options.logger) { made in
-                guard let aemBackend = made as? AEMBackend else { return }
-                let response = try await aemBackend.context.transport.send(
-                    HTTPTransportRequest(method: .get, url: url, headers: aemBackend.headers)
-                )
-                let document = try aemBackend.decode(response, persisted: configurationName ?? "list.json")
-                var rows: [JSONValue] = []
-                for group in document.arrayValue ?? [] {
-                    for query in group["queries"]?.arrayValue ?? [] {
-                        rows.append(
-                            .object([
-                                "name": query["path"]?["shortForm"] ?? .null,
-                                "path": query["path"]?["longForm"] ?? .null,
-                                "cacheControl": query["data"]?["cache-control"] ?? .null,
-                            ])
-                        )
-                    }
-                }
-                try await printResult(ContentResult(body: .document(.array(rows))), settings: settings)
-            }
+            return ContentResult(body: .document(.array(rows)))
         }
     }
 

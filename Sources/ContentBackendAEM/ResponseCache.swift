@@ -29,13 +29,7 @@ struct ResponseCache: Sendable {
     /// The file for a request: the URL and the credential, so users never see each other's answers.
     func file(for request: HTTPTransportRequest) -> URL {
         let identity = request.url + "\n" + (request.headers["Authorization"] ?? "")
-        var first: UInt64 = 0xcbf2_9ce4_8422_2325
-        var second: UInt64 = 0x8422_2325_cbf2_9ce4
-        for byte in identity.utf8 {
-            first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
-            second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
-        }
-        return directory.appendingPathComponent(String(format: "%016llx%016llx.json", first, second))
+        return directory.appendingPathComponent(StableHash.hex(identity) + ".json")
     }
 
     func load(_ request: HTTPTransportRequest) -> Entry? {

@@ -1,3 +1,4 @@
+internal import ContentCore
 internal import ContentJSON
 internal import ContentYAML
 internal import Foundation
@@ -139,13 +140,7 @@ struct AEMWorkspace: Sendable {
 
 /// A UUID derived from a fragment's path, so ids stay the same across restarts.
 func stableUUID(_ text: String) -> String {
-    var first: UInt64 = 0xcbf2_9ce4_8422_2325
-    var second: UInt64 = 0x8422_2325_cbf2_9ce4
-    for byte in text.utf8 {
-        first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
-        second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
-    }
-    let hex = String(format: "%016llx%016llx", first, second)
+    let hex = StableHash.hex(text)
     let characters = Array(hex)
     func part(_ range: Range<Int>) -> String { String(characters[range]) }
     return "\(part(0..<8))-\(part(8..<12))-4\(part(13..<16))-a\(part(17..<20))-\(part(20..<32))"
