@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL.git", from: "4.3.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -50,16 +51,26 @@ let package = Package(
         ),
         // Every format results are printed in: table, JSON, NDJSON, CSV, TSV, Markdown.
         .target(name: "ContentOutput", dependencies: ["ContentCore", "ContentJSON"]),
+        // A Data Connect workspace as files say it: `dataconnect.yaml`, schema tables, connector operations,
+        // and the GraphQL schema the service derives from them. Shared by the emulator and the backend.
+        .target(
+            name: "ContentDataConnect",
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+            ]
+        ),
         // `content serve`: local emulators of the content services, executing real GraphQL over SQLite.
         .target(
             name: "ContentEmulator",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentYAML",
+                "ContentCore", "ContentJSON", "ContentYAML", "ContentDataConnect",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // The composition root: the built-in plugin registry and a session that turns config into backends.
@@ -123,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "ContentEmulatorTests",
             dependencies: [
-                "ContentEmulator", "ContentJSON",
+                "ContentEmulator", "ContentJSON", "ContentDataConnect",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -131,6 +142,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "ContentDataConnectTests", dependencies: ["ContentDataConnect", "ContentJSON"]),
         .testTarget(name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON"]),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
     ]

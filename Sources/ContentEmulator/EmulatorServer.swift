@@ -5,21 +5,26 @@ internal import NIOCore
 
 /// Runs the emulators of a workspace over HTTP: `content serve`.
 ///
-/// A workspace folder holds one folder per service (`aem/` today); a service whose folder is absent is
-/// not started. Each service listens on its own port.
+/// A workspace folder holds one part per service: `aem/` for AEM, and a Data Connect workspace found
+/// through `firebase.json`, `dataconnect.yaml` or `dataconnect/dataconnect.yaml`. A service whose part is
+/// absent is not started. Each service listens on its own port.
 public struct EmulatorServer: Sendable {
     /// Where and how to serve.
     public struct Options: Sendable {
-        /// The workspace folder (holding `aem/`).
+        /// The workspace folder.
         public var workspace: URL
         /// The address to listen on; loopback by default.
         public var host: String
         /// The AEM port; 0 lets the system pick one.
         public var aemPort: Int
+        /// The Data Connect port; 0 lets the system pick one.
+        public var dataConnectPort: Int
         /// A database file to keep content in, or `nil` for memory.
         public var dataFile: String?
         /// The AEM tier and what it lets through.
         public var aem: AEMEmulator.Options
+        /// Data Connect seeding and CORS.
+        public var dataConnect: DataConnectEmulator.Options
 
         /// Creates options.
         ///
@@ -27,20 +32,26 @@ public struct EmulatorServer: Sendable {
         ///   - workspace: The workspace folder.
         ///   - host: The address to listen on.
         ///   - aemPort: The AEM port.
+        ///   - dataConnectPort: The Data Connect port.
         ///   - dataFile: A database file, or `nil`.
         ///   - aem: The AEM tier and what it lets through.
+        ///   - dataConnect: Data Connect seeding and CORS.
         public init(
             workspace: URL,
             host: String = "127.0.0.1",
             aemPort: Int = 4503,
+            dataConnectPort: Int = 9399,
             dataFile: String? = nil,
-            aem: AEMEmulator.Options = AEMEmulator.Options()
+            aem: AEMEmulator.Options = AEMEmulator.Options(),
+            dataConnect: DataConnectEmulator.Options = DataConnectEmulator.Options()
         ) {
             self.workspace = workspace
             self.host = host
             self.aemPort = aemPort
+            self.dataConnectPort = dataConnectPort
             self.dataFile = dataFile
             self.aem = aem
+            self.dataConnect = dataConnect
         }
     }
 
@@ -67,40 +78,74 @@ public struct EmulatorServer: Sendable {
     ///
     /// - Parameters:
     ///   - logger: Where request lines go (at `info` with `-v`).
-    ///   - onRunning: Called with each service's name and base URL once it listens.
-    /// - Throws: ``EmulatorError``.
-    public func run(logger: Logger, onRunning: @escaping @Sendable (String, String) async -> Void) async throws {
+    ///   - onRunning: Called with each service's name and base URL once it listens, and with its notes.
+    /// - Throws: ``EmulatorError``, or a workspace error naming file, line and column.
+    public func run(
+        logger: Logger,
+        onRunning: @escaping @Sendable (_ service: String, _ url: String, _ notes: [String]) async -> Void
+    ) async throws {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        var applications: [Application<RouterResponder<BasicRequestContext>>] = []
         let aemDirectory = options.workspace.appendingPathComponent("aem")
-        guard FileManager.default.fileExists(atPath: aemDirectory.path) else {
+        if FileManager.default.fileExists(atPath: aemDirectory.path) {
+            // The base URL is only known once the port is; with a fixed port it is known now.
+            let emulator = try AEMEmulator(
+                directory: aemDirectory,
+                dataFile: options.dataFile,
+                publishBase: "http://\(host):\(options.aemPort)",
+                options: options.aem
+            )
+            let router = Router()
+            router.middlewares.add(RequestLogMiddleware(logger: logger))
+            emulator.addRoutes(to: router)
+            applications.append(
+                application(router, port: options.aemPort, logger: logger) { port in
+                    await onRunning("aem", "http://\(host):\(port)", [])
+                })
+        }
+        if DataConnectEmulator.hasWorkspace(in: options.workspace) {
+            let emulator = try await DataConnectEmulator(
+                workspace: options.workspace, dataFile: options.dataFile, options: options.dataConnect)
+            let router = Router()
+            router.middlewares.add(RequestLogMiddleware(logger: logger))
+            emulator.addRoutes(to: router)
+            let notes = [emulator.summary] + emulator.notes
+            applications.append(
+                application(router, port: options.dataConnectPort, logger: logger) { port in
+                    await onRunning("dataconnect", "http://\(host):\(port)", notes)
+                })
+        }
+        guard !applications.isEmpty else {
             throw EmulatorError.workspace(
-                "\(options.workspace.path) has no aem/ folder; point --workspace at a folder holding one"
+                "\(options.workspace.path) has neither aem/ nor a Data Connect workspace (firebase.json, "
+                    + "dataconnect.yaml or dataconnect/dataconnect.yaml); point --workspace at a folder holding one"
             )
         }
-        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        // The base URL is only known once the port is; with a fixed port it is known now.
-        let emulator = try AEMEmulator(
-            directory: aemDirectory,
-            dataFile: options.dataFile,
-            publishBase: "http://\(host):\(options.aemPort)",
-            options: options.aem
-        )
-        let router = Router()
-        router.middlewares.add(RequestLogMiddleware(logger: logger))
-        emulator.addRoutes(to: router)
-        let app = Application(
-            router: router,
-            configuration: .init(
-                address: .hostname(options.host, port: options.aemPort), serverName: "content-emulator"),
-            onServerRunning: { channel in
-                await onRunning("aem", "http://\(host):\(channel.localAddress?.port ?? options.aemPort)")
-            },
-            logger: logger
-        )
+        let services = applications
         do {
-            try await app.runService()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, app) in services.enumerated() {
+                    // The first handles SIGINT/SIGTERM; when it returns, the rest are cancelled with it.
+                    group.addTask { index == 0 ? try await app.runService() : try await app.run() }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
         } catch {
             throw EmulatorError.startFailed("\(error)")
         }
+    }
+
+    private func application(
+        _ router: Router<BasicRequestContext>, port: Int, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> Application<RouterResponder<BasicRequestContext>> {
+        Application(
+            router: router,
+            configuration: .init(address: .hostname(options.host, port: port), serverName: "content-emulator"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
     }
 }
 

@@ -15,21 +15,35 @@ enum ServeMode: String, CaseIterable, ExpressibleByArgument {
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run a local emulator of AEM headless over a workspace, executing real GraphQL over SQLite.",
+        abstract: "Run local emulators of AEM headless and Firebase Data Connect, executing real GraphQL over SQLite.",
         discussion: """
-            The workspace folder holds aem/ (content fragment models, fragments, persisted queries).
-            The emulator answers GET/POST /graphql/execute.json/{config}/{name} and /graphql/list.json
-            as AEM publish does. It listens on loopback unless --host says otherwise, prints its URLs on
-            stderr, and stops cleanly on Ctrl-C or SIGTERM.
+            The workspace folder holds what each service needs; a service whose part is missing is not started.
+              aem/          content fragment models, fragments and persisted queries. Answers
+                            GET/POST /graphql/execute.json/{config}/{name} and /graphql/list.json as AEM
+                            publish does (--aem-port, default 4503).
+              Data Connect  found through firebase.json (dataconnect.source), dataconnect.yaml or
+                            dataconnect/dataconnect.yaml: the schema becomes SQLite tables, and every
+                            connector operation runs by name at
+                            POST /v1/projects/{project}/locations/{location}/services/{service}/connectors/{connector}:executeQuery
+                            (or :executeMutation), as the production API does (--dataconnect-port, default 9399).
+                            A new database is seeded from seed_data.gql beside dataconnect.yaml, or from --seed.
+                            Caller identity comes from X-Firebase-Auth-Token, an unsigned JWT whose payload is
+                            trusted as Firebase's own emulator does: for development only.
+
+            It listens on loopback unless --host says otherwise, prints its URLs on stderr, and stops
+            cleanly on Ctrl-C or SIGTERM. With --data, rows and fragments survive a restart.
 
               content serve --workspace examples
               curl -s http://127.0.0.1:4503/graphql/execute.json/wknd-shared/adventures-all
+              curl -s -H 'Content-Type: application/json' \\
+                -d '{"operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' \\
+                http://127.0.0.1:9399/v1/projects/demo/locations/us-central1/services/content-sample/connectors/movies:executeQuery
             """
     )
 
     @Option(
         help: ArgumentHelp(
-            "The workspace folder holding aem/; default ./examples, else the sample workspace content was built with.",
+            "The workspace folder; default ./examples, else the sample workspace content was built with.",
             valueName: "dir"
         )
     )
@@ -41,8 +55,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("aem-port"), help: ArgumentHelp("The AEM port; 0 picks a free one.", valueName: "port"))
     var aemPort: Int = 4503
 
+    @Option(
+        name: .customLong("dataconnect-port"),
+        help: ArgumentHelp("The Data Connect port; 0 picks a free one.", valueName: "port")
+    )
+    var dataConnectPort: Int = 9399
+
     @Option(help: ArgumentHelp("Keep content in this SQLite file instead of memory.", valueName: "file"))
     var data: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seed a new Data Connect database from this .gql mutation file instead of seed_data.gql.",
+            valueName: "file"
+        )
+    )
+    var seed: String?
 
     @Option(help: "The AEM tier: publish (anonymous reads) or author (basic auth or a token; persisting allowed).")
     var mode: ServeMode = .publish
@@ -69,6 +97,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(aemPort) else { throw ValidationError("--aem-port must be 0 to 65535") }
+        guard (0...65535).contains(dataConnectPort) else {
+            throw ValidationError("--dataconnect-port must be 0 to 65535")
+        }
+        if let seed, !FileManager.default.fileExists(atPath: seed) {
+            throw ValidationError("--seed \(seed): no such file")
+        }
         guard credentials.contains(":") else { throw ValidationError("--credentials takes user:password") }
     }
 
@@ -79,17 +113,21 @@ struct ServeCommand: AsyncParsableCommand {
             let folder: URL
             if let workspace {
                 folder = URL(fileURLWithPath: workspace)
-            } else if FileManager.default.fileExists(atPath: "examples/aem") {
+            } else if FileManager.default.fileExists(atPath: "examples/aem")
+                || DataConnectEmulator.hasWorkspace(in: URL(fileURLWithPath: "examples"))
+            {
                 folder = URL(fileURLWithPath: "examples")
             } else if let sample = EmulatorServer.sampleWorkspace {
                 folder = sample
             } else {
-                throw EmulatorError.workspace("no ./examples/aem here and no sample workspace; pass --workspace DIR")
+                throw EmulatorError.workspace(
+                    "no ./examples workspace here and no sample workspace; pass --workspace DIR")
             }
             let options = EmulatorServer.Options(
                 workspace: folder,
                 host: host,
                 aemPort: aemPort,
+                dataConnectPort: dataConnectPort,
                 dataFile: data,
                 aem: AEMEmulator.Options(
                     mode: mode.tier,
@@ -98,10 +136,20 @@ struct ServeCommand: AsyncParsableCommand {
                     token: token ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_TOKEN"],
                     corsOrigin: cors,
                     graphqlResponseJSON: graphqlResponseJSON
+                ),
+                dataConnect: DataConnectEmulator.Options(
+                    seedFile: seed.map { URL(fileURLWithPath: $0) },
+                    corsOrigin: cors
                 )
             )
-            try await EmulatorServer(options: options).run(logger: logger) { service, url in
+            try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
                 StandardError.write("content: \(service) emulator on \(url)")
+                for note in notes { StandardError.write("content: \(service): \(note)") }
+                if service == "dataconnect" {
+                    StandardError.write(
+                        "content: dataconnect: X-Firebase-Auth-Token is trusted without signature checks "
+                            + "(development only)")
+                }
             }
         }
     }

@@ -35,12 +35,25 @@ struct ContentProcess {
         try launch(binary, arguments, in: directory, environment: extra, stdin: stdin)
     }
 
-    /// Runs `content serve` for the duration of `body`, with its base URL.
+    /// Runs `content serve` for the duration of `body`, with the AEM emulator's base URL.
     static func withServe(_ arguments: [String] = [], _ body: (String) throws -> Void) throws {
+        try withServices(arguments) { services in
+            try body(try #require(services["aem"]))
+        }
+    }
+
+    /// Runs `content serve` on free ports for the duration of `body`, with each service's base URL by name.
+    static func withServices(
+        _ arguments: [String] = [],
+        workspace: URL? = nil,
+        expecting expected: Set<String> = ["aem", "dataconnect"],
+        _ body: ([String: String]) throws -> Void
+    ) throws {
         let process = Process()
         process.executableURL = binary
-        let examples = repository.appendingPathComponent("examples").path
-        process.arguments = ["serve", "--aem-port", "0", "--workspace", examples] + arguments
+        let folder = workspace ?? repository.appendingPathComponent("examples")
+        process.arguments =
+            ["serve", "--aem-port", "0", "--dataconnect-port", "0", "--workspace", folder.path] + arguments
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -50,13 +63,20 @@ struct ContentProcess {
             process.waitUntilExit()
         }
         var collected = ""
-        while !collected.contains("emulator on") {
+        var services: [String: String] = [:]
+        while !expected.isSubset(of: Set(services.keys)) {
             let chunk = stderr.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             collected += String(decoding: chunk, as: UTF8.self)
+            for line in collected.split(separator: "\n") {
+                guard let range = line.range(of: #"(\w+) emulator on (http://\S+)"#, options: .regularExpression)
+                else { continue }
+                let parts = line[range].split(separator: " ")
+                if parts.count == 4 { services[String(parts[0])] = String(parts[3]) }
+            }
         }
-        let base = try #require(collected.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression))
-        try body(String(collected[base]))
+        #expect(expected.isSubset(of: Set(services.keys)), "content serve said: \(collected)")
+        try body(services)
     }
 
     /// Runs a bash script, for pipelines such as `content … | head -1`.

@@ -22,9 +22,9 @@ struct ServeEndToEndTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let result = try ContentProcess.run(
-            ["serve", "--workspace", scratch.url.path, "--aem-port", "0"], in: scratch.url)
+            ["serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0"], in: scratch.url)
         #expect(result.status == 3)
-        #expect(result.stderr.contains("has no aem/ folder"))
+        #expect(result.stderr.contains("has neither aem/ nor a Data Connect workspace"))
     }
 
     @Test func malformedFragmentIsReportedWithItsPosition() throws {
@@ -39,5 +39,69 @@ struct ServeEndToEndTests {
             ["serve", "--workspace", scratch.url.path, "--aem-port", "0"], in: scratch.url)
         #expect(result.status == 3)
         #expect(result.stderr.contains("\(fragment.path):3:7: size: expected an integer, found 'big'"))
+    }
+
+    @Test func serveRunsTheDataConnectConnectorOfTheExamples() throws {
+        try ContentProcess.withServices { services in
+            let base = try #require(services["dataconnect"])
+            let url =
+                "\(base)/v1/projects/demo/locations/us-central1/services/content-sample/connectors/movies:executeQuery"
+            let result = try ContentProcess.run(
+                shell: """
+                    curl -sS -H 'Content-Type: application/json' \\
+                      -d '{"operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' '\(url)' \\
+                      | jq -r '.data.movies[].title'
+                    """,
+                in: ContentProcess.repository
+            )
+            #expect(result.stdout == "Orbit of Glass\nSignal Drift\nSecond Sun\n", "\(result.stderr)")
+        }
+    }
+
+    @Test func dataConnectRowsSurviveARestartWithData() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let data = scratch.url.appendingPathComponent("content.sqlite").path
+        let mutation =
+            #"{"operationName":"createMovie","variables":{"title":"Stays","releaseYear":1999,"genre":"Noir"}}"#
+        let query = #"{"operationName":"listMoviesByGenre","variables":{"genre":"Noir"}}"#
+        func post(_ base: String, _ verb: String, _ body: String) throws -> String {
+            let url = "\(base)/v1/projects/p/locations/us-central1/services/content-sample/connectors/movies:\(verb)"
+            return try ContentProcess.run(shell: "curl -sS -d '\(body)' '\(url)'", in: scratch.url).stdout
+        }
+        try ContentProcess.withServices(["--data", data]) { services in
+            let base = try #require(services["dataconnect"])
+            #expect(try post(base, "executeMutation", mutation).contains("movie_insert"))
+        }
+        try ContentProcess.withServices(["--data", data]) { services in
+            let base = try #require(services["dataconnect"])
+            #expect(try post(base, "executeQuery", query).contains(#""title":"Stays""#))
+        }
+    }
+
+    @Test func aWorkspaceWithOnlyDataConnectStartsOnlyThatService() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.copyItem(
+            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
+            to: scratch.url.appendingPathComponent("dataconnect"))
+        try ContentProcess.withServices(workspace: scratch.url, expecting: ["dataconnect"]) { services in
+            #expect(services["aem"] == nil)
+            #expect(services["dataconnect"] != nil)
+        }
+    }
+
+    @Test func aBrokenConnectorOperationStopsServeWithItsPosition() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.copyItem(
+            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
+            to: scratch.url.appendingPathComponent("dataconnect"))
+        let file = try scratch.write(
+            "query oops @auth(level: PUBLIC) { movies { nope } }\n", to: "dataconnect/movies/oops.gql")
+        let result = try ContentProcess.run(
+            ["serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0"], in: scratch.url)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("\(file.path):1:44:"), "\(result.stderr)")
     }
 }

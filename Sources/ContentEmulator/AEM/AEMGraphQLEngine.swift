@@ -47,7 +47,7 @@ struct AEMGraphQLEngine: Sendable {
             return .object(["errors": .array([.object(["message": .string(message)])])])
         }
         var values: [String: Map] = [:]
-        for member in variables.members { values[member.key] = Self.map(member.value) }
+        for member in variables.members { values[member.key] = GraphQLJSON.map(member.value) }
         do {
             let result = try await graphql(
                 schema: schema,
@@ -56,13 +56,13 @@ struct AEMGraphQLEngine: Sendable {
                 operationName: operationName
             )
             var body = JSONObject()
-            if let data = result.data { body["data"] = Self.json(data) }
+            if let data = result.data { body["data"] = GraphQLJSON.json(data) }
             if !result.errors.isEmpty {
-                body["errors"] = .array(result.errors.map(Self.json))
+                body["errors"] = .array(result.errors.map(GraphQLJSON.json))
             }
             return .object(body)
         } catch let error as GraphQLError {
-            return .object(["errors": .array([Self.json(error)])])
+            return .object(["errors": .array([GraphQLJSON.json(error)])])
         } catch {
             return .object(["errors": .array([.object(["message": .string("\(error)")])])])
         }
@@ -321,63 +321,5 @@ struct AEMGraphQLEngine: Sendable {
             "width": 1600,
             "height": 1200,
         ]
-    }
-
-    // MARK: - JSON ⇄ Map
-
-    static func map(_ value: JSONValue) -> Map {
-        switch value {
-        case .null: return .null
-        case .bool(let flag): return .bool(flag)
-        case .number(let number):
-            if let integer = Int(number.text) { return .int(integer) }
-            return .double(number.doubleValue ?? 0)
-        case .string(let string): return .string(string)
-        case .array(let elements): return .array(elements.map(map))
-        case .object(let object):
-            var dictionary = OrderedDictionary<String, Map>()
-            for member in object.members { dictionary[member.key] = map(member.value) }
-            return .dictionary(dictionary)
-        }
-    }
-
-    static func json(_ map: Map) -> JSONValue {
-        switch map {
-        case .undefined, .null: return .null
-        case .bool(let flag): return .bool(flag)
-        case .number(let number):
-            switch number.storageType {
-            case .int: return .number(JSONNumber(number.intValue))
-            default:
-                let value = number.doubleValue
-                return value.isFinite ? .number(JSONNumber(text: "\(value)")) : .null
-            }
-        case .string(let string): return .string(string)
-        case .array(let elements): return .array(elements.map(json))
-        case .dictionary(let dictionary):
-            return .object(JSONObject(dictionary.map { JSONMember($0.key, json($0.value)) }))
-        }
-    }
-
-    static func json(_ error: GraphQLError) -> JSONValue {
-        var object: JSONObject = ["message": .string(error.message)]
-        if !error.locations.isEmpty {
-            object["locations"] = .array(
-                error.locations.map {
-                    .object(["line": .number(JSONNumber($0.line)), "column": .number(JSONNumber($0.column))])
-                }
-            )
-        }
-        if !error.path.elements.isEmpty {
-            object["path"] = .array(
-                error.path.elements.map { element in
-                    switch element {
-                    case .index(let index): return .number(JSONNumber(index))
-                    case .key(let key): return .string(key)
-                    }
-                }
-            )
-        }
-        return .object(object)
     }
 }

@@ -1,0 +1,323 @@
+internal import ContentJSON
+internal import GraphQL
+
+extension DataConnectSchema {
+    /// Reads the `@table` types of a schema's `.gql` files.
+    ///
+    /// - Parameter files: Each file's path and text.
+    /// - Returns: The schema, with foreign keys, keys and relation fields derived as Data Connect does.
+    /// - Throws: ``DataConnectWorkspaceError`` at the first malformed declaration, with its position.
+    package static func parse(files: [(path: String, text: String)]) throws(DataConnectWorkspaceError)
+        -> DataConnectSchema
+    {
+        var declarations: [(ObjectTypeDefinition, String)] = []
+        var enums: [String: [String]] = [:]
+        for file in files {
+            let document = try GraphQLText.parse(file.text, path: file.path)
+            for definition in document.definitions {
+                if let object = definition as? ObjectTypeDefinition,
+                    object.directives.contains(where: { $0.name.value == "table" })
+                {
+                    declarations.append((object, file.path))
+                } else if let enumeration = definition as? EnumTypeDefinition {
+                    enums[enumeration.name.value] = enumeration.values.map(\.name.value)
+                }
+            }
+        }
+        var builder = Builder(declarations: declarations, enums: enums)
+        return DataConnectSchema(tables: try builder.build(), enums: enums)
+    }
+
+    /// A table as declared, before references are resolved into foreign keys.
+    private struct Declared {
+        var table: Table
+        var referenceFields:
+            [(
+                field: String, target: String, isRequired: Bool, isUnique: Bool,
+                localNames: [String]?, targetNames: [String]?, position: SourcePosition
+            )]
+        var declaredKey: [String]?
+        var tableUniques: [[String]]
+    }
+
+    private struct Builder {
+        var declared: [String: Declared] = [:]
+        var order: [String] = []
+        var resolvedKeys: [String: [Column]] = [:]
+        var resolving: Set<String> = []
+        let enums: [String: [String]]
+
+        init(declarations: [(ObjectTypeDefinition, String)], enums: [String: [String]]) {
+            self.enums = enums
+            let tableNames = Set(declarations.map { $0.0.name.value })
+            for (object, path) in declarations {
+                order.append(object.name.value)
+                declared[object.name.value] = Self.declare(object, path: path, tableNames: tableNames, enums: enums)
+            }
+        }
+
+        mutating func build() throws(DataConnectWorkspaceError) -> [Table] {
+            for name in order {
+                guard let entry = declared[name] else { continue }
+                if let problem = entry.table.columns.first(where: { $0.sqlName.isEmpty }) {
+                    throw DataConnectWorkspaceError(
+                        file: entry.table.position.file, line: entry.table.position.line,
+                        column: entry.table.position.column, "\(name).\(problem.field) has an empty column name")
+                }
+            }
+            // Unknown field types are reported as the declarations are read; surface the first one.
+            for name in order {
+                if let error = declared[name]?.table.columns.first(where: { $0.type == .enumeration("?") }) {
+                    let position = declared[name]?.table.position
+                    throw DataConnectWorkspaceError(
+                        file: position?.file, line: position?.line, column: position?.column,
+                        "\(name).\(error.field) has a type that is neither a scalar, an enum nor a @table type")
+                }
+            }
+            var tables: [Table] = []
+            for name in order {
+                tables.append(try resolve(name))
+            }
+            addRelations(&tables)
+            return tables
+        }
+
+        /// The table with its references turned into foreign-key columns and its key into columns.
+        mutating func resolve(_ name: String) throws(DataConnectWorkspaceError) -> Table {
+            guard var entry = declared[name] else {
+                throw DataConnectWorkspaceError("no @table type is named \(name)")
+            }
+            var table = entry.table
+            for reference in entry.referenceFields {
+                let targetKey = try keyColumns(reference.target, from: reference.position)
+                let targetNames = reference.targetNames ?? targetKey.map(\.field)
+                guard let targetTable = declared[reference.target]?.table else { continue }
+                let localNames =
+                    reference.localNames
+                    ?? targetNames.map { reference.field + $0.prefix(1).uppercased() + $0.dropFirst() }
+                guard localNames.count == targetNames.count else {
+                    throw DataConnectWorkspaceError(
+                        file: reference.position.file, line: reference.position.line,
+                        column: reference.position.column,
+                        "@ref on \(name).\(reference.field) names \(localNames.count) fields for "
+                            + "\(targetNames.count) referenced ones")
+                }
+                var pairs: [(local: String, target: String)] = []
+                for (local, targetName) in zip(localNames, targetNames) {
+                    let targetColumn =
+                        targetKey.first { $0.field == targetName }
+                        ?? (try? resolveColumn(reference.target, targetName))
+                        ?? targetTable.column(targetName)
+                    guard let targetColumn else {
+                        throw DataConnectWorkspaceError(
+                            file: reference.position.file, line: reference.position.line,
+                            column: reference.position.column,
+                            "\(reference.target) has no field \(targetName) for \(name).\(reference.field) to reference"
+                        )
+                    }
+                    if let index = table.columns.firstIndex(where: { $0.field == local }) {
+                        table.columns[index].foreignKeyOf = reference.field
+                    } else {
+                        let position = table.columns.firstIndex { $0.field == reference.field } ?? table.columns.count
+                        table.columns.insert(
+                            Column(
+                                field: local, sqlName: DataConnectNaming.snakeCase(local), type: targetColumn.type,
+                                isList: false, isRequired: reference.isRequired, defaultValue: nil,
+                                foreignKeyOf: reference.field),
+                            at: position)
+                    }
+                    pairs.append((local, targetName))
+                }
+                table.references.append(
+                    Reference(
+                        field: reference.field, target: reference.target, isRequired: reference.isRequired,
+                        isUnique: reference.isUnique, columns: pairs))
+            }
+            // The placeholder entries that kept reference positions are not columns.
+            table.columns.removeAll { column in table.references.contains { $0.field == column.field } }
+            table.key = try keyColumns(name, from: table.position).map(\.field)
+            table.uniques = entry.tableUniques.map { fields in
+                fields.flatMap { field in
+                    table.reference(field)?.columns.map(\.local) ?? [field]
+                }
+            }
+            for index in table.references.indices where table.references[index].columns.map(\.local) == table.key {
+                table.references[index].isUnique = true
+            }
+            for reference in table.references where reference.isUnique {
+                table.uniques.append(reference.columns.map(\.local))
+            }
+            entry.table = table
+            declared[name] = entry
+            return table
+        }
+
+        func resolveColumn(_ typeName: String, _ field: String) throws -> Column? {
+            declared[typeName]?.table.column(field)
+        }
+
+        /// A table's key as columns, resolving key fields that are references (recursively).
+        mutating func keyColumns(_ typeName: String, from position: SourcePosition) throws(DataConnectWorkspaceError)
+            -> [Column]
+        {
+            if let known = resolvedKeys[typeName] { return known }
+            guard let entry = declared[typeName] else {
+                throw DataConnectWorkspaceError(
+                    file: position.file, line: position.line, column: position.column,
+                    "no @table type is named \(typeName)")
+            }
+            guard resolving.insert(typeName).inserted else {
+                throw DataConnectWorkspaceError(
+                    file: position.file, line: position.line, column: position.column,
+                    "the key of \(typeName) refers back to itself through references")
+            }
+            defer { resolving.remove(typeName) }
+            var columns: [Column] = []
+            for field in entry.declaredKey ?? ["id"] {
+                if let column = entry.table.column(field), !entry.referenceFields.contains(where: { $0.field == field })
+                {
+                    columns.append(column)
+                } else if let reference = entry.referenceFields.first(where: { $0.field == field }) {
+                    let targetKey = try keyColumns(reference.target, from: reference.position)
+                    let targetNames = reference.targetNames ?? targetKey.map(\.field)
+                    let localNames =
+                        reference.localNames
+                        ?? targetNames.map { reference.field + $0.prefix(1).uppercased() + $0.dropFirst() }
+                    for (local, targetName) in zip(localNames, targetNames) {
+                        let type = targetKey.first { $0.field == targetName }?.type ?? .uuid
+                        columns.append(
+                            Column(
+                                field: local, sqlName: DataConnectNaming.snakeCase(local), type: type, isList: false,
+                                isRequired: true, defaultValue: nil, foreignKeyOf: field))
+                    }
+                } else {
+                    let at = entry.table.position
+                    throw DataConnectWorkspaceError(
+                        file: at.file, line: at.line, column: at.column,
+                        "@table(key:) of \(typeName) names \(field), which is not a field of \(typeName)")
+                }
+            }
+            resolvedKeys[typeName] = columns
+            return columns
+        }
+
+        func addRelations(_ tables: inout [Table]) {
+            for source in tables {
+                for reference in source.references {
+                    guard let index = tables.firstIndex(where: { $0.typeName == reference.target }) else { continue }
+                    let name = (reference.isUnique ? source.singular : source.plural) + "_on_" + reference.field
+                    tables[index].relations.append(
+                        Relation(
+                            name: name,
+                            kind: .backReference(
+                                source: source.typeName, field: reference.field, isSingle: reference.isUnique)
+                        ))
+                }
+                // A join table: its key is exactly the foreign keys of two references.
+                let keyReferences = source.references.filter { reference in
+                    reference.columns.allSatisfy { source.key.contains($0.local) }
+                }
+                guard keyReferences.count == 2,
+                    keyReferences.flatMap({ $0.columns.map(\.local) }).sorted() == source.key.sorted(),
+                    keyReferences[0].target != keyReferences[1].target
+                else { continue }
+                for (near, far) in [(keyReferences[0], keyReferences[1]), (keyReferences[1], keyReferences[0])] {
+                    guard let index = tables.firstIndex(where: { $0.typeName == near.target }),
+                        let farTable = tables.first(where: { $0.typeName == far.target })
+                    else { continue }
+                    tables[index].relations.append(
+                        Relation(
+                            name: farTable.plural + "_via_" + source.typeName,
+                            kind: .manyToMany(
+                                join: source.typeName, near: near.field, far: far.field, target: far.target)
+                        ))
+                }
+            }
+        }
+
+        /// A type's declaration read as written.
+        static func declare(
+            _ object: ObjectTypeDefinition, path: String, tableNames: Set<String>, enums: [String: [String]]
+        ) -> Declared {
+            let typeName = object.name.value
+            let tableDirective = object.directives.first { $0.name.value == "table" }
+            let singular =
+                GraphQLText.string(tableDirective, "singular") ?? DataConnectNaming.lowerCamelCase(typeName)
+            var table = Table(
+                typeName: typeName,
+                sqlName: GraphQLText.string(tableDirective, "name") ?? DataConnectNaming.snakeCase(typeName),
+                singular: singular,
+                plural: GraphQLText.string(tableDirective, "plural") ?? DataConnectNaming.plural(singular),
+                columns: [], references: [], key: [], uniques: [], relations: [],
+                position: GraphQLText.position(object.loc, path: path)
+            )
+            var references: [(String, String, Bool, Bool, [String]?, [String]?, SourcePosition)] = []
+            var tableUniques: [[String]] = []
+            for directive in object.directives where directive.name.value == "unique" {
+                if let fields = GraphQLText.strings(directive, "fields") { tableUniques.append(fields) }
+            }
+            for field in object.fields {
+                let (named, isList, isRequired) = GraphQLText.unwrap(field.type)
+                let name = field.name.value
+                let directive = { (name: String) in field.directives.first { $0.name.value == name } }
+                let position = GraphQLText.position(field.loc, path: path)
+                if tableNames.contains(named) && !isList {
+                    let ref = directive("ref")
+                    references.append(
+                        (
+                            name, named, isRequired, directive("unique") != nil, GraphQLText.strings(ref, "fields"),
+                            GraphQLText.strings(ref, "references"), position
+                        ))
+                    // Keeps the reference's place so its foreign key lands where it was declared.
+                    table.columns.append(
+                        Column(
+                            field: name, sqlName: name, type: .uuid, isList: false, isRequired: isRequired,
+                            defaultValue: nil, foreignKeyOf: nil))
+                    continue
+                }
+                let type: ScalarType =
+                    ScalarType(builtIn: named) ?? (enums[named] != nil ? .enumeration(named) : .enumeration("?"))
+                var defaultValue: ColumnDefault?
+                if let value = directive("default") {
+                    if let expression = GraphQLText.string(value, "expr") {
+                        defaultValue = .expression(expression)
+                    } else if let sql = GraphQLText.string(value, "sql") {
+                        defaultValue = .sql(sql)
+                    } else if let constant = value.arguments.first(where: { $0.name.value == "value" }) {
+                        defaultValue = .value(GraphQLText.json(constant.value) ?? .null)
+                    }
+                }
+                if directive("unique") != nil { tableUniques.append([name]) }
+                table.columns.append(
+                    Column(
+                        field: name,
+                        sqlName: GraphQLText.string(directive("col"), "name") ?? DataConnectNaming.snakeCase(name),
+                        type: type, isList: isList, isRequired: isRequired, defaultValue: defaultValue,
+                        foreignKeyOf: nil))
+            }
+            var declaredKey = GraphQLText.strings(tableDirective, "key")
+            if declaredKey == nil {
+                declaredKey = ["id"]
+                if !object.fields.contains(where: { $0.name.value == "id" }) {
+                    table.columns.insert(
+                        Column(
+                            field: "id", sqlName: "id", type: .uuid, isList: false, isRequired: true,
+                            defaultValue: .expression("uuidV4()"), foreignKeyOf: nil),
+                        at: 0)
+                }
+            }
+            return Declared(
+                table: table,
+                referenceFields: references.map {
+                    (
+                        field: $0.0, target: $0.1, isRequired: $0.2, isUnique: $0.3, localNames: $0.4,
+                        targetNames: $0.5,
+                        position: $0.6
+                    )
+                },
+                declaredKey: declaredKey,
+                tableUniques: tableUniques
+            )
+        }
+    }
+}

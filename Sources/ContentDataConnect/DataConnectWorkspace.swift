@@ -1,0 +1,278 @@
+internal import ContentJSON
+internal import ContentYAML
+public import Foundation
+internal import GraphQL
+
+/// A Data Connect workspace as Firebase lays it out: `dataconnect.yaml`, its schema `.gql` files and
+/// connector folders, each with a `connector.yaml` and operation `.gql` files.
+public struct DataConnectWorkspace: Sendable {
+    /// The folder holding `dataconnect.yaml`.
+    public var directory: URL
+    /// `serviceId`.
+    public var serviceID: String
+    /// `location`.
+    public var location: String
+    /// The tables.
+    public var schema: DataConnectSchema
+    /// The schema files, path and text, for tools that re-read them.
+    public var schemaFiles: [(path: String, text: String)]
+    /// The connectors, in `connectorDirs` order.
+    public var connectors: [Connector]
+    /// `seed_data.gql` beside `dataconnect.yaml`, when there is one.
+    public var seedFile: URL?
+    /// Parts of the workspace that are read but not served (for example an HTTP GraphQL data source).
+    public var notes: [String]
+
+    /// The connector with an id.
+    ///
+    /// - Parameter id: The `connectorId`.
+    /// - Returns: The connector, or `nil`.
+    public func connector(_ id: String) -> Connector? {
+        connectors.first { $0.id == id }
+    }
+
+    /// The `dataconnect.yaml` a folder leads to, through `firebase.json` (`dataconnect.source`),
+    /// `dataconnect.yaml` or `dataconnect/dataconnect.yaml`; `nil` when it leads to none.
+    ///
+    /// - Parameter folder: A project folder, a Data Connect folder, or a `dataconnect.yaml` path.
+    /// - Returns: The manifest's URL.
+    public static func locate(from folder: URL) -> URL? {
+        let files = FileManager.default
+        if folder.lastPathComponent.hasSuffix(".yaml"), files.fileExists(atPath: folder.path) { return folder }
+        let firebase = folder.appendingPathComponent("firebase.json")
+        if let data = files.contents(atPath: firebase.path),
+            let json = try? JSONParser().parse(Array(data)),
+            let source = json["dataconnect"]?["source"]?.stringValue
+                ?? json["dataconnect"]?.arrayValue?.first?["source"]?.stringValue
+        {
+            let manifest = folder.appendingPathComponent(source).appendingPathComponent("dataconnect.yaml")
+            if files.fileExists(atPath: manifest.path) { return manifest }
+        }
+        for candidate in ["dataconnect.yaml", "dataconnect/dataconnect.yaml"] {
+            let manifest = folder.appendingPathComponent(candidate)
+            if files.fileExists(atPath: manifest.path) { return manifest }
+        }
+        return nil
+    }
+
+    /// Reads a workspace.
+    ///
+    /// - Parameter folder: Anything ``locate(from:)`` accepts.
+    /// - Returns: The workspace.
+    /// - Throws: ``DataConnectWorkspaceError`` naming the file, line and column of the first problem.
+    public static func load(from folder: URL) throws(DataConnectWorkspaceError) -> DataConnectWorkspace {
+        guard let manifestURL = locate(from: folder) else {
+            throw DataConnectWorkspaceError(
+                file: folder.path,
+                "no Data Connect workspace here: expected firebase.json with dataconnect.source, dataconnect.yaml "
+                    + "or dataconnect/dataconnect.yaml")
+        }
+        let directory = manifestURL.deletingLastPathComponent()
+        let manifest = try decodeYAML(Manifest.self, at: manifestURL)
+        var notes: [String] = []
+        var schemaFolders: [String] = []
+        for entry in (manifest.schema.map { [$0] } ?? []) + (manifest.schemas ?? []) {
+            if entry.datasource?.httpGraphql != nil {
+                notes.append(
+                    "schema \(entry.id ?? entry.source) is an HTTP GraphQL data source; its fields are not served")
+                continue
+            }
+            schemaFolders.append(entry.source)
+        }
+        guard !schemaFolders.isEmpty else {
+            throw DataConnectWorkspaceError(
+                file: manifestURL.path, "dataconnect.yaml has no schema.source (or schemas[].source) to read")
+        }
+        var schemaFiles: [(path: String, text: String)] = []
+        for source in schemaFolders {
+            let folder = directory.appendingPathComponent(source).standardizedFileURL
+            let found = gqlFiles(in: folder)
+            guard !found.isEmpty else {
+                throw DataConnectWorkspaceError(
+                    file: manifestURL.path, "schema source \(source) has no .gql files (looked in \(folder.path))")
+            }
+            for file in found { schemaFiles.append((file.path, try readText(file))) }
+        }
+        let schema = try DataConnectSchema.parse(files: schemaFiles)
+        var connectors: [Connector] = []
+        for folderName in manifest.connectorDirs ?? [] {
+            let connector = try loadConnector(directory.appendingPathComponent(folderName).standardizedFileURL)
+            if let existing = connectors.first(where: { $0.id == connector.id }) {
+                throw DataConnectWorkspaceError(
+                    file: connector.directory, "connectorId \(connector.id) is also used by \(existing.directory)")
+            }
+            connectors.append(connector)
+        }
+        let seed = directory.appendingPathComponent("seed_data.gql")
+        return DataConnectWorkspace(
+            directory: directory,
+            serviceID: manifest.serviceId,
+            location: manifest.location,
+            schema: schema,
+            schemaFiles: schemaFiles,
+            connectors: connectors,
+            seedFile: FileManager.default.fileExists(atPath: seed.path) ? seed : nil,
+            notes: notes
+        )
+    }
+
+    // MARK: - Files
+
+    private struct Manifest: Decodable {
+        struct SchemaEntry: Decodable {
+            struct Datasource: Decodable {
+                var postgresql: YAMLNode?
+                var httpGraphql: YAMLNode?
+            }
+            var id: String?
+            var source: String
+            var datasource: Datasource?
+        }
+        var specVersion: String?
+        var serviceId: String
+        var location: String
+        var schema: SchemaEntry?
+        var schemas: [SchemaEntry]?
+        var connectorDirs: [String]?
+    }
+
+    private struct ConnectorManifest: Decodable {
+        var connectorId: String
+        var authMode: String?
+    }
+
+    private static func loadConnector(_ folder: URL) throws(DataConnectWorkspaceError) -> Connector {
+        let manifestURL = folder.appendingPathComponent("connector.yaml")
+        guard FileManager.default.fileExists(atPath: manifestURL.path) else {
+            throw DataConnectWorkspaceError(
+                file: folder.path, "connector folder has no connector.yaml (listed in connectorDirs)")
+        }
+        let manifest = try decodeYAML(ConnectorManifest.self, at: manifestURL)
+        var operations: [ConnectorOperation] = []
+        for file in gqlFiles(in: folder) {
+            let text = try readText(file)
+            for operation in try ConnectorOperation.parse(text, path: file.path) {
+                if let existing = operations.first(where: { $0.name == operation.name }) {
+                    throw DataConnectWorkspaceError(
+                        file: operation.position.file, line: operation.position.line,
+                        column: operation.position.column,
+                        "a second operation is named \(operation.name) (the first is at \(existing.position))")
+                }
+                operations.append(operation)
+            }
+        }
+        return Connector(
+            id: manifest.connectorId,
+            directory: folder.path,
+            defaultAuth: manifest.authMode.flatMap(AuthPolicy.Level.init(rawValue:)),
+            operations: operations
+        )
+    }
+
+    private static func decodeYAML<T: Decodable>(_ type: T.Type, at url: URL) throws(DataConnectWorkspaceError) -> T {
+        let text = try readText(url)
+        do {
+            return try YAMLDecoder(rejectsUnknownKeys: false).decode(type, from: text, file: url.path)
+        } catch {
+            throw DataConnectWorkspaceError(
+                file: error.file, line: error.mark?.line, column: error.mark?.column,
+                (error.keyPath.isEmpty ? "" : "\(error.keyPath): ") + error.message
+                    + (error.hint.map { " (\($0))" } ?? ""))
+        }
+    }
+
+    static func readText(_ url: URL) throws(DataConnectWorkspaceError) -> String {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw DataConnectWorkspaceError(file: url.path, "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DataConnectWorkspaceError(file: url.path, "the file is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// `.gql` files under a folder, sorted by path so loading is deterministic.
+    static func gqlFiles(in folder: URL) -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var found: [URL] = []
+        while let url = enumerator.nextObject() as? URL {
+            if url.pathExtension == "gql" || url.pathExtension == "graphql" { found.append(url) }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+}
+
+extension ConnectorOperation {
+    /// The named operations in one connector file.
+    ///
+    /// - Parameters:
+    ///   - text: The file's text.
+    ///   - path: The file's path, for positions.
+    /// - Returns: The operations.
+    /// - Throws: ``DataConnectWorkspaceError`` for syntax errors and anonymous operations.
+    package static func parse(_ text: String, path: String) throws(DataConnectWorkspaceError) -> [ConnectorOperation] {
+        let document = try GraphQLText.parse(text, path: path)
+        var operations: [ConnectorOperation] = []
+        for case let definition as OperationDefinition in document.definitions {
+            let position = GraphQLText.position(definition.loc, path: path)
+            guard let name = definition.name?.value else {
+                throw DataConnectWorkspaceError(
+                    file: path, line: position.line, column: position.column,
+                    "a connector operation needs a name, so clients can call it")
+            }
+            let kind: Kind
+            switch definition.operation {
+            case .query: kind = .query
+            case .mutation: kind = .mutation
+            case .subscription:
+                throw DataConnectWorkspaceError(
+                    file: path, line: position.line, column: position.column,
+                    "\(name) is a subscription; Data Connect connectors have queries and mutations only")
+            }
+            let authDirective = definition.directives.first { $0.name.value == "auth" }
+            var auth = AuthPolicy.level(.noAccess)
+            if let level = GraphQLText.string(authDirective, "level") {
+                guard let parsed = AuthPolicy.Level(rawValue: level) else {
+                    throw DataConnectWorkspaceError(
+                        file: path, line: position.line, column: position.column,
+                        "@auth(level: \(level)) on \(name) is not one of "
+                            + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                auth = .level(parsed)
+            } else if let expression = GraphQLText.string(authDirective, "expr") {
+                auth = .expression(expression)
+            }
+            let variables = definition.variableDefinitions.map { declaration in
+                Variable(
+                    name: declaration.variable.name.value,
+                    type: typeReference(declaration.type),
+                    defaultValue: declaration.defaultValue.flatMap(GraphQLText.json)
+                )
+            }
+            let rootFields = definition.selectionSet.selections.compactMap { selection -> String? in
+                guard let field = selection as? Field else { return nil }
+                return field.alias?.value ?? field.name.value
+            }
+            operations.append(
+                ConnectorOperation(
+                    name: name, kind: kind, variables: variables,
+                    auth: authDirective == nil ? .level(.noAccess) : auth,
+                    isTransaction: definition.directives.contains { $0.name.value == "transaction" },
+                    rootFields: rootFields, position: position, fileText: text,
+                    declaresAuth: authDirective != nil
+                ))
+        }
+        return operations
+    }
+
+    static func typeReference(_ type: any GraphQL.`Type`) -> TypeReference {
+        switch type {
+        case let nonNull as NonNullType: return .nonNull(typeReference(nonNull.type))
+        case let list as ListType: return .list(typeReference(list.type))
+        case let named as NamedType: return .named(named.name.value)
+        default: return .named("")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+internal import ContentJSON
+internal import GraphQL
+
+/// Reading GraphQL source with GraphQLSwift's parser, and the small AST questions the workspace asks.
+enum GraphQLText {
+    /// Parses a file, turning a syntax error into a positioned workspace error.
+    static func parse(_ text: String, path: String) throws(DataConnectWorkspaceError) -> Document {
+        do {
+            return try GraphQL.parse(source: Source(body: text, name: path))
+        } catch let error as GraphQLError {
+            let location = error.locations.first
+            throw DataConnectWorkspaceError(
+                file: path, line: location?.line, column: location?.column, "GraphQL syntax: \(error.message)")
+        } catch {
+            throw DataConnectWorkspaceError(file: path, "GraphQL syntax: \(error)")
+        }
+    }
+
+    /// Where a node starts.
+    static func position(_ location: Location?, path: String) -> SourcePosition {
+        SourcePosition(file: path, line: location?.startToken.line ?? 1, column: location?.startToken.column ?? 1)
+    }
+
+    /// The named type under list and non-null wrappers, whether it is a list, and whether it is required.
+    static func unwrap(_ type: any GraphQL.`Type`) -> (name: String, isList: Bool, isRequired: Bool) {
+        switch type {
+        case let nonNull as NonNullType:
+            let inner = unwrap(nonNull.type)
+            return (inner.name, inner.isList, true)
+        case let list as ListType:
+            return (unwrap(list.type).name, true, false)
+        case let named as NamedType:
+            return (named.name.value, false, false)
+        default:
+            return ("", false, false)
+        }
+    }
+
+    /// A string argument of a directive.
+    static func string(_ directive: Directive?, _ argument: String) -> String? {
+        guard let value = directive?.arguments.first(where: { $0.name.value == argument })?.value else { return nil }
+        return (value as? StringValue)?.value ?? (value as? EnumValue)?.value
+    }
+
+    /// A string-or-list-of-strings argument of a directive (`key: "id"` or `key: ["movie", "user"]`).
+    static func strings(_ directive: Directive?, _ argument: String) -> [String]? {
+        guard let value = directive?.arguments.first(where: { $0.name.value == argument })?.value else { return nil }
+        if let single = value as? StringValue { return [single.value] }
+        if let list = value as? ListValue {
+            return list.values.compactMap { ($0 as? StringValue)?.value ?? ($0 as? EnumValue)?.value }
+        }
+        return nil
+    }
+
+    /// A constant literal as JSON; `nil` when it holds a variable.
+    static func json(_ value: any Value) -> JSONValue? {
+        switch value {
+        case let string as StringValue: return .string(string.value)
+        case let integer as IntValue: return .number(JSONNumber(text: integer.value))
+        case let float as FloatValue: return .number(JSONNumber(text: float.value))
+        case let boolean as BooleanValue: return .bool(boolean.value)
+        case is NullValue: return .null
+        case let enumeration as EnumValue: return .string(enumeration.value)
+        case let list as ListValue:
+            var elements: [JSONValue] = []
+            for element in list.values {
+                guard let converted = json(element) else { return nil }
+                elements.append(converted)
+            }
+            return .array(elements)
+        case let object as ObjectValue:
+            var members = JSONObject()
+            for field in object.fields {
+                guard let converted = json(field.value) else { return nil }
+                members[field.name.value] = converted
+            }
+            return .object(members)
+        default:
+            return nil
+        }
+    }
+}

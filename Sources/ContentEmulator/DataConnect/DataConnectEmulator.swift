@@ -1,0 +1,226 @@
+internal import ContentDataConnect
+internal import ContentJSON
+public import Foundation
+internal import HTTPTypes
+public import Hummingbird
+
+/// Firebase Data Connect's REST surface over a workspace: connector operations run by name on SQLite.
+///
+/// Routes (also under `/v1beta/`):
+/// - `POST /v1/projects/{project}/locations/{location}/services/{service}/connectors/{connector}:executeQuery`
+///   and `:executeMutation`, body `{"name", "operationName", "variables"}`;
+/// - `POST /v1/projects/{project}/locations/{location}/services/{service}:executeGraphql`, body
+///   `{"query", "operationName", "variables"}`: any GraphQL with full access, as the admin API allows.
+///
+/// Request errors use the production shape `{"error": {"code", "message", "status"}}` and status codes.
+public struct DataConnectEmulator: Sendable {
+    /// What the emulator serves beyond the workspace itself.
+    public struct Options: Sendable {
+        /// A `.gql` file of mutations to seed a new database with, instead of the workspace's `seed_data.gql`.
+        public var seedFile: URL?
+        /// An origin allowed to call from a browser (`*` for any).
+        public var corsOrigin: String?
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - seedFile: The seed file to use instead of `seed_data.gql`.
+        ///   - corsOrigin: An origin allowed from browsers.
+        public init(seedFile: URL? = nil, corsOrigin: String? = nil) {
+            self.seedFile = seedFile
+            self.corsOrigin = corsOrigin
+        }
+    }
+
+    let engine: DataConnectEngine
+    let options: Options
+
+    static let firebaseHeaders = ["X-Firebase-Auth-Token", "X-Firebase-AppCheck", "X-Goog-Api-Client"].compactMap {
+        HTTPField.Name($0)
+    }
+
+    /// The largest request body accepted.
+    static let maxBody = 16 << 20
+
+    /// Loads a workspace, opens its database (seeding a new one) and prepares every operation.
+    ///
+    /// - Parameters:
+    ///   - folder: A folder that leads to a `dataconnect.yaml` (see ``DataConnectWorkspace/locate(from:)``).
+    ///   - dataFile: A database file to keep rows in, or `nil` for memory.
+    ///   - options: Seeding and CORS.
+    /// - Throws: ``EmulatorError`` or a workspace error naming file, line and column.
+    public init(workspace folder: URL, dataFile: String? = nil, options: Options = Options()) async throws {
+        let workspace = try DataConnectWorkspace.load(from: folder)
+        self.options = options
+        engine = try await DataConnectEngine(workspace: workspace, dataFile: dataFile, seedFile: options.seedFile)
+    }
+
+    /// Whether a folder holds a Data Connect workspace this emulator can serve.
+    ///
+    /// - Parameter folder: A project folder.
+    /// - Returns: Whether ``DataConnectWorkspace/locate(from:)`` finds one.
+    public static func hasWorkspace(in folder: URL) -> Bool {
+        DataConnectWorkspace.locate(from: folder) != nil
+    }
+
+    /// `service fdc (us-central1), connectors: movies`.
+    public var summary: String {
+        let workspace = engine.workspace
+        return "service \(workspace.serviceID) (\(workspace.location)), connectors: "
+            + workspace.connectors.map(\.id).joined(separator: ", ")
+    }
+
+    /// Parts of the workspace that are not served, to tell the user at start.
+    public var notes: [String] { engine.workspace.notes }
+
+    /// Adds the Data Connect routes to a router.
+    ///
+    /// - Parameter router: The router.
+    public func addRoutes(to router: Router<BasicRequestContext>) {
+        if let origin = options.corsOrigin {
+            router.middlewares.add(
+                CORSMiddleware(
+                    allowOrigin: origin == "*" ? .all : .custom(origin),
+                    allowHeaders: [.contentType, .authorization] + Self.firebaseHeaders,
+                    allowMethods: [.post, .options]
+                )
+            )
+        }
+        for version in ["v1", "v1beta"] {
+            let service = "/\(version)/projects/{project}/locations/{location}/services"
+            router.post("\(service)/{service}/connectors/{action}") { request, context in
+                await self.connectorRequest(request, context: context)
+            }
+            router.post("\(service)/{service}") { request, context in
+                await self.adminRequest(request, context: context)
+            }
+        }
+    }
+
+    // MARK: - Requests
+
+    private func connectorRequest(_ request: Request, context: BasicRequestContext) async -> Response {
+        let action = context.parameters.get("action") ?? ""
+        guard let colon = action.lastIndex(of: ":") else {
+            return Self.failure(.notFound("expected connectors/{connector}:executeQuery or :executeMutation"))
+        }
+        let connector = String(action[..<colon])
+        let kind: ConnectorOperation.Kind
+        switch action[action.index(after: colon)...] {
+        case "executeQuery": kind = .query
+        case "executeMutation": kind = .mutation
+        default:
+            return Self.failure(.notFound("unknown method \(action[colon...]); use :executeQuery or :executeMutation"))
+        }
+        if let mismatch = checkService(context) { return Self.failure(mismatch) }
+        let body: JSONObject
+        switch await Self.readBody(request) {
+        case .success(let object): body = object
+        case .failure(let failure): return Self.failure(failure)
+        }
+        guard let operationName = body["operationName"]?.stringValue, !operationName.isEmpty else {
+            return Self.failure(.invalid("the body needs operationName, the name of an operation in \(connector)"))
+        }
+        if let name = body["name"]?.stringValue {
+            let project = context.parameters.get("project") ?? ""
+            let expected =
+                "projects/\(project)/locations/\(engine.workspace.location)/services/\(engine.workspace.serviceID)"
+                + "/connectors/\(connector)"
+            guard name == expected else {
+                return Self.failure(.invalid("name is \(name) but the URL addresses \(expected)"))
+            }
+        }
+        let variables: JSONObject
+        switch body["variables"] {
+        case nil, .null?: variables = JSONObject()
+        case .object(let object)?: variables = object
+        default: return Self.failure(.invalid("variables must be a JSON object"))
+        }
+        let auth: AuthContext
+        do {
+            auth = try AuthContext(header: Self.header(request, "X-Firebase-Auth-Token"))
+        } catch {
+            return Self.failure(.unauthenticated("\(error)"))
+        }
+        let outcome = await engine.execute(
+            connector: connector, operationName: operationName, kind: kind, variables: variables, auth: auth)
+        return Self.response(outcome)
+    }
+
+    private func adminRequest(_ request: Request, context: BasicRequestContext) async -> Response {
+        let action = context.parameters.get("service") ?? ""
+        guard action.hasSuffix(":executeGraphql") || action.hasSuffix(":executeGraphqlRead") else {
+            return Self.failure(.notFound("unknown method in \(action); use :executeGraphql"))
+        }
+        if let mismatch = checkService(context, service: String(action.prefix { $0 != ":" })) {
+            return Self.failure(mismatch)
+        }
+        let body: JSONObject
+        switch await Self.readBody(request) {
+        case .success(let object): body = object
+        case .failure(let failure): return Self.failure(failure)
+        }
+        guard let query = body["query"]?.stringValue else {
+            return Self.failure(.invalid("the body needs query, the GraphQL text to run"))
+        }
+        let outcome = await engine.executeAdmin(
+            query: query, operationName: body["operationName"]?.stringValue,
+            variables: body["variables"]?.objectValue ?? JSONObject())
+        return Self.response(outcome)
+    }
+
+    private func checkService(_ context: BasicRequestContext, service: String? = nil) -> DataConnectEngine
+        .RequestFailure?
+    {
+        let location = context.parameters.get("location") ?? ""
+        let requested = service ?? context.parameters.get("service") ?? ""
+        let workspace = engine.workspace
+        guard location == workspace.location, requested == workspace.serviceID else {
+            return .notFound(
+                "service \(requested) in \(location) not found; this emulator serves \(workspace.serviceID) in "
+                    + workspace.location)
+        }
+        return nil
+    }
+
+    private static func readBody(_ request: Request) async -> Result<JSONObject, DataConnectEngine.RequestFailure> {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBody)
+        } catch {
+            return .failure(
+                .init(code: 413, status: "INVALID_ARGUMENT", message: "the request body is larger than 16 MiB"))
+        }
+        do {
+            guard case .object(let object) = try JSONParser().parse(Array(buffer.readableBytesView)) else {
+                return .failure(.invalid("the body must be a JSON object"))
+            }
+            return .success(object)
+        } catch {
+            return .failure(.invalid("the body is not JSON: \(error)"))
+        }
+    }
+
+    private static func header(_ request: Request, _ name: String) -> String? {
+        HTTPField.Name(name).flatMap { request.headers[$0] }
+    }
+
+    private static func response(_ outcome: DataConnectEngine.Outcome) -> Response {
+        switch outcome {
+        case .response(let body): return json(status: .ok, body)
+        case .failure(let failure): return Self.failure(failure)
+        }
+    }
+
+    private static func failure(_ failure: DataConnectEngine.RequestFailure) -> Response {
+        json(status: HTTPResponse.Status(code: failure.code), failure.body)
+    }
+
+    private static func json(status: HTTPResponse.Status, _ body: JSONValue) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized()))
+        )
+    }
+}

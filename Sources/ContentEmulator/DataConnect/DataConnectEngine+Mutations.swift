@@ -1,0 +1,301 @@
+internal import ContentDataConnect
+internal import ContentJSON
+internal import Foundation
+internal import GRDB
+internal import GraphQL
+internal import OrderedCollections
+
+extension DataConnectEngine {
+    typealias Assignment = (column: DataConnectSchema.Column, value: DatabaseValue)
+
+    func attachMutations(_ table: DataConnectSchema.Table, to fields: GraphQLFieldMap) {
+        let name = table.singular
+        fields["\(name)_insert"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                try await self.insert(table, data: args["data"], state: state, upsert: false)
+            }
+        }
+        fields["\(name)_insertMany"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                var keys: [Map] = []
+                for data in args["data"].array ?? [] {
+                    keys.append(try await self.insert(table, data: data, state: state, upsert: false))
+                }
+                return keys as [(any Sendable)?]
+            }
+        }
+        fields["\(name)_upsert"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                try await self.insert(table, data: args["data"], state: state, upsert: true)
+            }
+        }
+        fields["\(name)_upsertMany"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                var keys: [Map] = []
+                for data in args["data"].array ?? [] {
+                    keys.append(try await self.insert(table, data: data, state: state, upsert: true))
+                }
+                return keys as [(any Sendable)?]
+            }
+        }
+        fields["\(name)_update"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                guard let rowid = try await self.locateRow(table, args: args, state: state) else { return nil }
+                let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
+                try await self.update(table, assignments: assignments, rowCondition: "rowid = ?", [rowid.databaseValue])
+                return try await self.key(table, rowid: rowid)
+            }
+        }
+        fields["\(name)_updateMany"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                let condition = try self.manyCondition(table, args: args, state: state, verb: "updateMany")
+                let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
+                return
+                    (try await self.update(
+                        table, assignments: assignments, rowCondition: condition.text, condition.arguments))
+            }
+        }
+        fields["\(name)_delete"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                guard let rowid = try await self.locateRow(table, args: args, state: state) else { return nil }
+                let key = try await self.key(table, rowid: rowid)
+                try await self.write(table) { db in
+                    try db.execute(
+                        sql: "DELETE FROM \(DataConnectStore.quote(table.sqlName)) WHERE rowid = ?", arguments: [rowid])
+                    return 0
+                }
+                return key
+            }
+        }
+        fields["\(name)_deleteMany"]?.resolve = { _, args, context, _ in
+            let state = try ExecutionState.from(context)
+            return try await self.savepoint {
+                let condition = try self.manyCondition(table, args: args, state: state, verb: "deleteMany")
+                let count = try await self.write(table) { db in
+                    try db.execute(
+                        sql: "DELETE FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(condition.text)",
+                        arguments: StatementArguments(condition.arguments))
+                    return db.changesCount
+                }
+                return count
+            }
+        }
+    }
+
+    /// Runs one root field so that it changes everything or nothing: a failed field leaves no partial writes.
+    func savepoint(_ body: @Sendable () async throws -> (any Sendable)?) async throws -> (any Sendable)? {
+        try await store.access { db in try db.execute(sql: "SAVEPOINT field") }
+        do {
+            let result = try await body()
+            try await store.access { db in try db.execute(sql: "RELEASE field") }
+            return result
+        } catch {
+            try await store.access { db in try db.execute(sql: "ROLLBACK TO field; RELEASE field") }
+            throw error
+        }
+    }
+
+    /// Runs a write, turning constraint failures into messages about the schema rather than SQL.
+    @discardableResult
+    func write(_ table: DataConnectSchema.Table, _ body: @escaping @Sendable (Database) throws -> Int) async throws
+        -> Int
+    {
+        do {
+            return try await store.access(body)
+        } catch let error as DatabaseError {
+            switch error.extendedResultCode {
+            case .SQLITE_CONSTRAINT_PRIMARYKEY, .SQLITE_CONSTRAINT_UNIQUE:
+                throw FieldFailure(
+                    description: "a \(table.typeName) with the same \(uniqueFields(error, table: table)) already exists"
+                )
+            case .SQLITE_CONSTRAINT_FOREIGNKEY:
+                throw FieldFailure(
+                    description: "\(table.typeName) refers to a row that does not exist (or is still referred to)")
+            case .SQLITE_CONSTRAINT_NOTNULL:
+                throw FieldFailure(
+                    description: "\(table.typeName): \(uniqueFields(error, table: table)) must not be null")
+            default:
+                throw FieldFailure(description: "\(table.typeName): \(error.message ?? "database error")")
+            }
+        }
+    }
+
+    /// The field names in a constraint message (`UNIQUE constraint failed: movie.id` → `id`).
+    private func uniqueFields(_ error: DatabaseError, table: DataConnectSchema.Table) -> String {
+        let columns = (error.message ?? "").split(separator: ":").last.map(String.init) ?? ""
+        let names = columns.split(separator: ",").map { part -> String in
+            let sqlName = part.split(separator: ".").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+            return table.columns.first { $0.sqlName == sqlName }?.field ?? sqlName
+        }
+        return names.isEmpty ? "key" : names.joined(separator: ", ")
+    }
+
+    /// Inserts one row (or updates it on a key conflict, for upsert) and returns its key.
+    func insert(_ table: DataConnectSchema.Table, data: Map, state: ExecutionState, upsert: Bool) async throws -> Map {
+        let assignments = try self.assignments(table, data: data, state: state, isInsert: true)
+        let provided = Set(data.dictionary?.keys.map { $0.replacingOccurrences(of: "_expr", with: "") } ?? [])
+        let names = assignments.map { DataConnectStore.quote($0.column.sqlName) }
+        var sql =
+            assignments.isEmpty
+            ? "INSERT INTO \(DataConnectStore.quote(table.sqlName)) DEFAULT VALUES"
+            : "INSERT INTO \(DataConnectStore.quote(table.sqlName)) (\(names.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        if upsert {
+            let keyNames = table.keyColumns.map { DataConnectStore.quote($0.sqlName) }.joined(separator: ", ")
+            let updates = assignments.filter { assignment in
+                !table.key.contains(assignment.column.field)
+                    && (provided.contains(assignment.column.field)
+                        || provided.contains(assignment.column.foreignKeyOf ?? "")
+                        || provided.contains(assignment.column.field.replacingOccurrences(of: "_date", with: "")))
+            }
+            sql +=
+                updates.isEmpty
+                ? " ON CONFLICT (\(keyNames)) DO NOTHING"
+                : " ON CONFLICT (\(keyNames)) DO UPDATE SET "
+                    + updates.map {
+                        "\(DataConnectStore.quote($0.column.sqlName)) = excluded.\(DataConnectStore.quote($0.column.sqlName))"
+                    }
+                    .joined(separator: ", ")
+        }
+        let statement = sql
+        let values = assignments.map(\.value)
+        try await write(table) { db in
+            try db.execute(sql: statement, arguments: StatementArguments(values))
+            return 0
+        }
+        var keyRow: [String: DatabaseValue] = [:]
+        for assignment in assignments { keyRow[assignment.column.field] = assignment.value }
+        if table.keyColumns.allSatisfy({ !(keyRow[$0.field] ?? .null).isNull }) {
+            return StoredValue.keyOutput(keyRow, table: table)
+        }
+        let rowid = try await store.access { db in db.lastInsertedRowID }
+        return try await key(table, rowid: rowid)
+    }
+
+    /// `UPDATE … SET … WHERE …`; returns how many rows changed.
+    @discardableResult
+    func update(
+        _ table: DataConnectSchema.Table, assignments: [Assignment], rowCondition: String,
+        _ arguments: [DatabaseValue]
+    ) async throws -> Int {
+        guard !assignments.isEmpty else {
+            return try await store.access { db in
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(rowCondition)",
+                    arguments: StatementArguments(arguments)) ?? 0
+            }
+        }
+        let sets = assignments.map { "\(DataConnectStore.quote($0.column.sqlName)) = ?" }.joined(separator: ", ")
+        let values = assignments.map(\.value) + arguments
+        return try await write(table) { db in
+            try db.execute(
+                sql: "UPDATE \(DataConnectStore.quote(table.sqlName)) SET \(sets) WHERE \(rowCondition)",
+                arguments: StatementArguments(values))
+            return db.changesCount
+        }
+    }
+
+    /// The rowid of the row `id`, `key` or `first` picks, or `nil`.
+    func locateRow(_ table: DataConnectSchema.Table, args: Map, state: ExecutionState) async throws -> Int64? {
+        var query = RowQuery(schema: workspace.schema, values: state.values)
+        let sql = try locate(table, args: args, query: &query)
+        return try await fetch(sql, table: table).first?.rowid
+    }
+
+    /// The condition of `updateMany`/`deleteMany`, which must say `where` or `all: true`.
+    func manyCondition(_ table: DataConnectSchema.Table, args: Map, state: ExecutionState, verb: String) throws
+        -> SQLFragment
+    {
+        if args["where"].isAbsent {
+            guard args["all"].bool == true else {
+                throw FieldFailure(
+                    description: "\(table.singular)_\(verb) needs where, or all: true to change every row")
+            }
+            return .always
+        }
+        var query = RowQuery(schema: workspace.schema, values: state.values)
+        let alias = query.alias()
+        let condition = try query.filter(args["where"], table: table, alias: alias)
+        return SQLFragment(
+            text: "rowid IN (SELECT \(alias).rowid FROM \(DataConnectStore.quote(table.sqlName)) \(alias) WHERE "
+                + condition.text + ")",
+            arguments: condition.arguments)
+    }
+
+    /// A row's key output, read back by rowid.
+    func key(_ table: DataConnectSchema.Table, rowid: Int64) async throws -> Map {
+        let sql = SQLFragment(
+            text: "SELECT rowid AS \"__rowid\", * FROM \(DataConnectStore.quote(table.sqlName)) WHERE rowid = ?",
+            arguments: [rowid.databaseValue])
+        guard let row = try await fetch(sql, table: table).first else { return .null }
+        return StoredValue.keyOutput(row.values, table: table)
+    }
+
+    /// The columns a `T_Data` input sets; on insert, defaults fill the rest and required columns are checked.
+    func assignments(_ table: DataConnectSchema.Table, data: Map, state: ExecutionState, isInsert: Bool) throws
+        -> [Assignment]
+    {
+        var values: OrderedDictionary<String, DatabaseValue> = [:]
+        let values0 = state.values
+        for (key, value) in data.dictionary ?? [:] {
+            if key == "_empty" || value == .undefined { continue }
+            if let column = table.column(key) {
+                values[key] = try StoredValue.storage(value, as: column.type, isList: column.isList)
+            } else if key.hasSuffix("_expr"), let column = table.column(String(key.dropLast(5))) {
+                guard case .string(let expression) = value else { continue }
+                values[column.field] = try values0.evaluate(expression, as: column.type)
+            } else if key.hasSuffix("_date"), let column = table.column(String(key.dropLast(5))) {
+                values[column.field] = value.isAbsent ? .null : try values0.relativeDate(value).databaseValue
+            } else if key.hasSuffix("_time"), let column = table.column(String(key.dropLast(5))) {
+                values[column.field] =
+                    value.isAbsent ? .null : try values0.relativeTimestamp(value).databaseValue
+            } else if let reference = table.reference(key) {
+                guard let target = workspace.schema.table(reference.target) else { continue }
+                for pair in reference.columns {
+                    guard let targetColumn = target.column(pair.target) else { continue }
+                    if value.isAbsent {
+                        values[pair.local] = .null
+                    } else if !value.member(pair.target).isAbsent {
+                        values[pair.local] = try StoredValue.storage(value.member(pair.target), as: targetColumn.type)
+                    } else if case .string(let expression) = value.member(pair.target + "_expr") {
+                        values[pair.local] = try values0.evaluate(expression, as: targetColumn.type)
+                    } else {
+                        throw FieldFailure(description: "\(reference.target)_Key for \(key) needs \(pair.target)")
+                    }
+                }
+            } else {
+                throw FieldFailure(description: "\(table.typeName)_Data has no field \(key)")
+            }
+        }
+        if isInsert {
+            for column in table.columns where values[column.field] == nil {
+                switch column.defaultValue {
+                case .value(let constant)?:
+                    values[column.field] = try StoredValue.storage(
+                        GraphQLJSON.map(constant), as: column.type, isList: column.isList)
+                case .expression(let expression)?:
+                    values[column.field] = try values0.evaluate(expression, as: column.type)
+                case .sql?, nil:
+                    if column.isRequired {
+                        throw FieldFailure(
+                            description:
+                                "\(table.typeName)_Data needs \(column.field): it is required and has no default")
+                    }
+                }
+            }
+        }
+        for (field, value) in values where value.isNull {
+            if let column = table.column(field), column.isRequired {
+                throw FieldFailure(description: "\(table.typeName).\(field) is required; it cannot be set to null")
+            }
+        }
+        return values.compactMap { field, value in table.column(field).map { ($0, value) } }
+    }
+}

@@ -1,0 +1,221 @@
+internal import ContentDataConnect
+internal import ContentJSON
+internal import Foundation
+internal import GRDB
+internal import GraphQL
+internal import OrderedCollections
+
+/// One stored row: its SQLite rowid and its values by field name.
+struct RowData: Sendable {
+    var rowid: Int64
+    var values: [String: DatabaseValue]
+}
+
+/// A resolver's error: becomes a GraphQL error with the field's path.
+struct FieldFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension Map {
+    /// A member of an input object, by a name known only at run time.
+    func member(_ key: String) -> Map {
+        dictionary?[key] ?? .undefined
+    }
+
+    var isAbsent: Bool {
+        self == .null || self == .undefined
+    }
+}
+
+extension DataConnectEngine {
+    static let rowKey = "\u{1}row"
+
+    func attachResolvers() throws {
+        let tables = workspace.schema.tables
+        if let query = schema.queryType {
+            let fields = try query.fields()
+            for table in tables {
+                fields[table.singular]?.resolve = { _, args, context, _ in
+                    let state = try ExecutionState.from(context)
+                    var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                    let sql = try self.locate(table, args: args, query: &query)
+                    return try await self.fetch(sql, table: table).first.map { self.render($0, table: table) }
+                }
+                fields[table.plural]?.resolve = { _, args, context, info in
+                    let state = try ExecutionState.from(context)
+                    var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                    let sql = try query.select(table, alias: query.alias(), arguments: args)
+                    let rows = try await self.fetch(sql, table: table).map { self.render($0, table: table) }
+                    return args["distinct"].bool == true ? Self.distinct(rows, info: info) : rows
+                }
+            }
+            query.fields = { fields }
+        }
+        for table in tables {
+            guard let type = schema.getType(name: table.typeName) as? GraphQLObjectType else { continue }
+            let fields = try type.fields()
+            for reference in table.references {
+                fields[reference.field]?.resolve = { source, _, context, _ in
+                    _ = try ExecutionState.from(context)
+                    return try await self.follow(reference, from: source)
+                }
+            }
+            for relation in table.relations {
+                fields[relation.name]?.resolve = { source, args, context, info in
+                    let state = try ExecutionState.from(context)
+                    return try await self.related(
+                        relation, of: table, from: source, args: args, state: state, info: info)
+                }
+            }
+            type.fields = { fields }
+        }
+        if let mutation = schema.mutationType {
+            let fields = try mutation.fields()
+            for table in tables {
+                attachMutations(table, to: fields)
+            }
+            mutation.fields = { fields }
+        }
+    }
+
+    /// Reads rows and maps their columns to field names.
+    func fetch(_ sql: SQLFragment, table: DataConnectSchema.Table) async throws -> [RowData] {
+        let columns = table.columns
+        return try await store.access { db in
+            try Row.fetchAll(db, sql: sql.text, arguments: StatementArguments(sql.arguments)).map { row in
+                var values: [String: DatabaseValue] = [:]
+                for column in columns {
+                    values[column.field] = (row[column.sqlName] as DatabaseValue?) ?? .null
+                }
+                return RowData(rowid: row["__rowid"] ?? 0, values: values)
+            }
+        }
+    }
+
+    /// A row as the nested dictionaries the default resolvers read, with the raw row kept for relations.
+    func render(_ row: RowData, table: DataConnectSchema.Table) -> [String: any Sendable] {
+        var item: [String: any Sendable] = [Self.rowKey: row]
+        for column in table.columns {
+            if let value = StoredValue.wire(row.values[column.field] ?? .null, as: column.type, isList: column.isList) {
+                item[column.field] = value
+            }
+        }
+        return item
+    }
+
+    /// The `SELECT … LIMIT 1` for `id`, `id_expr`, `key` or `first`.
+    func locate(_ table: DataConnectSchema.Table, args: Map, query: inout RowQuery) throws -> SQLFragment {
+        let alias = query.alias()
+        var conditions: [SQLFragment] = []
+        func equal(_ column: DataConnectSchema.Column, _ value: DatabaseValue) {
+            conditions.append(SQLFragment(text: "\(RowQuery.column(alias, column)) = ?", arguments: [value]))
+        }
+        if let id = table.column("id"), table.key == ["id"] {
+            if !args["id"].isAbsent { equal(id, try StoredValue.storage(args["id"], as: id.type)) }
+            if case .string(let expression) = args["id_expr"] {
+                equal(id, try query.values.evaluate(expression, as: id.type))
+            }
+        }
+        let key = args["key"]
+        if !key.isAbsent {
+            for column in table.keyColumns {
+                let value = key.member(column.field)
+                if !value.isAbsent {
+                    equal(column, try StoredValue.storage(value, as: column.type))
+                } else if case .string(let expression) = key.member(column.field + "_expr") {
+                    equal(column, try query.values.evaluate(expression, as: column.type))
+                } else {
+                    throw FieldFailure(
+                        description:
+                            "\(table.typeName)_Key needs \(column.field) (or \(column.field)_expr); the key is "
+                            + table.key.joined(separator: ", "))
+                }
+            }
+        }
+        let first = args["first"]
+        guard !conditions.isEmpty || !first.isAbsent else {
+            throw FieldFailure(description: "pass id, key or first to pick one \(table.typeName)")
+        }
+        var sql = try query.select(
+            table, alias: alias, arguments: first.isAbsent ? [:] : first,
+            extra: conditions.isEmpty ? nil : .joined(conditions, by: "AND"))
+        sql.text += " LIMIT 1"
+        return sql
+    }
+
+    /// The target row of a many-to-one reference.
+    private func follow(_ reference: DataConnectSchema.Reference, from source: any Sendable) async throws -> (
+        any Sendable
+    )? {
+        guard let parent = (source as? [String: any Sendable])?[Self.rowKey] as? RowData,
+            let target = workspace.schema.table(reference.target)
+        else { return nil }
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        for pair in reference.columns {
+            let value = parent.values[pair.local] ?? .null
+            if value.isNull { return nil }
+            conditions.append("t1.\(DataConnectStore.quote(target.column(pair.target)?.sqlName ?? pair.target)) = ?")
+            arguments.append(value)
+        }
+        let sql = SQLFragment(
+            text: "SELECT t1.rowid AS \"__rowid\", t1.* FROM \(DataConnectStore.quote(target.sqlName)) t1 WHERE "
+                + conditions.joined(separator: " AND ") + " LIMIT 1",
+            arguments: arguments)
+        return try await fetch(sql, table: target).first.map { render($0, table: target) }
+    }
+
+    /// The rows of a back-reference or many-to-many field, filtered, ordered and paged by its arguments.
+    private func related(
+        _ relation: DataConnectSchema.Relation, of table: DataConnectSchema.Table, from source: any Sendable,
+        args: Map, state: ExecutionState, info: GraphQLResolveInfo
+    ) async throws -> (any Sendable)? {
+        guard let parent = (source as? [String: any Sendable])?[Self.rowKey] as? RowData,
+            let target = workspace.schema.table(relation.resultType)
+        else { return nil }
+        var query = RowQuery(schema: workspace.schema, values: state.values)
+        let alias = query.alias()
+        var correlation = SQLFragment(text: "")
+        switch relation.kind {
+        case .backReference(let sourceName, let field, _):
+            guard let reference = workspace.schema.table(sourceName)?.reference(field) else { return nil }
+            correlation.text = reference.columns.map { pair in
+                "\(alias).\(DataConnectStore.quote(target.column(pair.local)?.sqlName ?? pair.local)) = ?"
+            }.joined(separator: " AND ")
+            correlation.arguments = reference.columns.map { parent.values[$0.target] ?? .null }
+        case .manyToMany(let joinName, let near, let far, _):
+            guard let join = workspace.schema.table(joinName), let nearReference = join.reference(near),
+                let farReference = join.reference(far)
+            else { return nil }
+            let onFar = farReference.columns.map { pair in
+                "j.\(DataConnectStore.quote(join.column(pair.local)?.sqlName ?? pair.local)) = "
+                    + "\(alias).\(DataConnectStore.quote(target.column(pair.target)?.sqlName ?? pair.target))"
+            }
+            let onNear = nearReference.columns.map { pair in
+                "j.\(DataConnectStore.quote(join.column(pair.local)?.sqlName ?? pair.local)) = ?"
+            }
+            correlation.text =
+                "EXISTS (SELECT 1 FROM \(DataConnectStore.quote(join.sqlName)) j WHERE "
+                + (onFar + onNear).joined(separator: " AND ") + ")"
+            correlation.arguments = nearReference.columns.map { parent.values[$0.target] ?? .null }
+        }
+        if case .backReference(_, _, isSingle: true) = relation.kind {
+            var sql = try query.select(target, alias: alias, arguments: [:], extra: correlation)
+            sql.text += " LIMIT 1"
+            return try await fetch(sql, table: target).first.map { render($0, table: target) }
+        }
+        let sql = try query.select(target, alias: alias, arguments: args, extra: correlation)
+        let rows = try await fetch(sql, table: target).map { render($0, table: target) }
+        return args["distinct"].bool == true ? Self.distinct(rows, info: info) : rows
+    }
+
+    /// Rows that differ in the fields the query selects, first of each kept.
+    static func distinct(_ rows: [[String: any Sendable]], info: GraphQLResolveInfo) -> [[String: any Sendable]] {
+        let selected = info.fieldASTs.first?.selectionSet?.selections.compactMap { ($0 as? Field)?.name.value } ?? []
+        var seen = Set<String>()
+        return rows.filter { row in
+            let signature = selected.map { name in row[name].map { "\($0)" } ?? "null" }.joined(separator: "\u{1F}")
+            return seen.insert(signature).inserted
+        }
+    }
+}

@@ -1,0 +1,306 @@
+internal import ContentCore
+internal import ContentDataConnect
+internal import ContentJSON
+internal import Foundation
+internal import GRDB
+internal import GraphQL
+internal import NIOConcurrencyHelpers
+internal import OrderedCollections
+
+/// Executes a workspace's connector operations against SQLite, with the schema Data Connect derives from
+/// its tables.
+///
+/// Every connector operation is parsed and validated when the engine is made, so a workspace that the
+/// service would refuse to deploy is refused here too, with the file, line and column.
+struct DataConnectEngine: Sendable {
+    let workspace: DataConnectWorkspace
+    let schema: GraphQLSchema
+    let store: DataConnectStore
+    /// Each connector's operations with the parsed document they run from.
+    let operations: [String: [String: PreparedOperation]]
+
+    struct PreparedOperation: Sendable {
+        let operation: ConnectorOperation
+        let document: Document
+        let connector: Connector
+    }
+
+    /// What running an operation came to.
+    enum Outcome: Sendable {
+        /// A GraphQL response body (`data` and/or `errors`), HTTP 200.
+        case response(JSONValue)
+        /// A request error, in the production `{"error": {code, message, status}}` shape.
+        case failure(RequestFailure)
+    }
+
+    /// A request-level error: the HTTP status, its gRPC-style name and a message.
+    struct RequestFailure: Error, Sendable, Equatable {
+        var code: Int
+        var status: String
+        var message: String
+
+        static func invalid(_ message: String) -> Self {
+            .init(code: 400, status: "INVALID_ARGUMENT", message: message)
+        }
+        static func notFound(_ message: String) -> Self { .init(code: 404, status: "NOT_FOUND", message: message) }
+        static func unauthenticated(_ message: String) -> Self {
+            .init(code: 401, status: "UNAUTHENTICATED", message: message)
+        }
+        static func denied(_ message: String) -> Self {
+            .init(code: 403, status: "PERMISSION_DENIED", message: message)
+        }
+
+        var body: JSONValue {
+            .object([
+                "error": .object([
+                    "code": .number(JSONNumber(code)), "message": .string(message), "status": .string(status),
+                ])
+            ])
+        }
+    }
+
+    /// Builds the schema, opens the database and prepares every connector operation.
+    ///
+    /// - Parameters:
+    ///   - workspace: The workspace.
+    ///   - dataFile: A database file, or `nil` for memory.
+    ///   - seedFile: A `.gql` mutation file to run instead of the workspace's `seed_data.gql`.
+    /// - Throws: ``EmulatorError`` or ``DataConnectWorkspaceError``.
+    init(workspace: DataConnectWorkspace, dataFile: String?, seedFile: URL? = nil) async throws {
+        self.workspace = workspace
+        let sdl = DataConnectSDL.make(workspace.schema)
+        do {
+            schema = try buildSchema(source: sdl)
+        } catch {
+            throw EmulatorError.workspace("the schema does not make a valid GraphQL schema: \(error)")
+        }
+        DataConnectScalars.install(in: schema)
+        store = try DataConnectStore(path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(sdl))
+        var prepared: [String: [String: PreparedOperation]] = [:]
+        for connector in workspace.connectors {
+            var byName: [String: PreparedOperation] = [:]
+            var documents: [String: Document] = [:]
+            for operation in connector.operations {
+                let file = operation.position.file
+                let document: Document
+                if let parsed = documents[file] {
+                    document = parsed
+                } else {
+                    document = try Self.parseAndValidate(operation.fileText, path: file, schema: schema)
+                    documents[file] = document
+                }
+                byName[operation.name] = PreparedOperation(
+                    operation: operation, document: document, connector: connector)
+            }
+            prepared[connector.id] = byName
+        }
+        operations = prepared
+        try attachResolvers()
+        if store.isNew, let seed = seedFile ?? workspace.seedFile {
+            try await runSeed(seed)
+        }
+    }
+
+    static func parseAndValidate(_ text: String, path: String, schema: GraphQLSchema) throws -> Document {
+        let document: Document
+        do {
+            document = try parse(source: Source(body: text, name: path))
+        } catch let error as GraphQLError {
+            let location = error.locations.first
+            throw DataConnectWorkspaceError(
+                file: path, line: location?.line, column: location?.column, "GraphQL syntax: \(error.message)")
+        }
+        let problems = validate(schema: schema, ast: document)
+        if let first = problems.first {
+            let location = first.locations.first
+            let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+            throw DataConnectWorkspaceError(
+                file: path, line: location?.line, column: location?.column, first.message + more)
+        }
+        return document
+    }
+
+    private func runSeed(_ url: URL) async throws {
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw EmulatorError.workspace("\(url.path): cannot read the seed file")
+        }
+        let document = try Self.parseAndValidate(text, path: url.path, schema: schema)
+        let outcome = await run(document: document, operationName: nil, variables: [:], auth: .anonymous, isAdmin: true)
+        if case .response(let body) = outcome, let errors = body["errors"]?.arrayValue, let first = errors.first {
+            let message = first["message"]?.stringValue ?? "failed"
+            throw EmulatorError.workspace("\(url.path): seeding failed: \(message)")
+        }
+        if case .failure(let failure) = outcome {
+            throw EmulatorError.workspace("\(url.path): seeding failed: \(failure.message)")
+        }
+    }
+
+    // MARK: - Running
+
+    /// Runs a connector operation by name, as `:executeQuery` and `:executeMutation` do.
+    ///
+    /// - Parameters:
+    ///   - connectorID: The connector.
+    ///   - operationName: The operation.
+    ///   - kind: Which endpoint was called.
+    ///   - variables: The request's variables.
+    ///   - auth: The caller.
+    /// - Returns: The response body, or a request error.
+    func execute(
+        connector connectorID: String, operationName: String, kind: ConnectorOperation.Kind, variables: JSONObject,
+        auth: AuthContext
+    ) async -> Outcome {
+        guard let connectorOperations = operations[connectorID] else {
+            let known = operations.keys.sorted().joined(separator: ", ")
+            return .failure(.notFound("connector \(connectorID) not found; this service has: \(known)"))
+        }
+        guard let prepared = connectorOperations[operationName] else {
+            return .failure(
+                .notFound(
+                    "operation \(operationName) not found in connector \(connectorID); it has: "
+                        + connectorOperations.keys.sorted().joined(separator: ", ")))
+        }
+        let operation = prepared.operation
+        guard operation.kind == kind else {
+            let verb = operation.kind == .query ? "executeQuery" : "executeMutation"
+            return .failure(
+                .invalid("\(operationName) is a \(operation.kind.rawValue); call :\(verb) to run it"))
+        }
+        if let denied = authorize(operation, connector: prepared.connector, auth: auth, variables: variables) {
+            return .failure(denied)
+        }
+        for variable in operation.variables where variable.type.isRequired && variable.defaultValue == nil {
+            if variables[variable.name] == nil || variables[variable.name] == .null {
+                return .failure(
+                    .invalid("missing required variable $\(variable.name): \(variable.type) of \(operation.signature)"))
+            }
+        }
+        return await run(
+            document: prepared.document, operationName: operationName, variables: variables, auth: auth,
+            isAdmin: false)
+    }
+
+    /// Runs any GraphQL text with full access, as the service's admin `:executeGraphql` does.
+    func executeAdmin(query: String, operationName: String?, variables: JSONObject) async -> Outcome {
+        let document: Document
+        do {
+            document = try parse(source: Source(body: query, name: "request"))
+        } catch let error as GraphQLError {
+            return .failure(.invalid(error.message))
+        } catch {
+            return .failure(.invalid("\(error)"))
+        }
+        let problems = validate(schema: schema, ast: document)
+        if !problems.isEmpty {
+            return .response(.object(["errors": .array(problems.map(GraphQLJSON.json))]))
+        }
+        return await run(
+            document: document, operationName: operationName, variables: variables, auth: .anonymous, isAdmin: true)
+    }
+
+    func authorize(_ operation: ConnectorOperation, connector: Connector, auth: AuthContext, variables: JSONObject)
+        -> RequestFailure?
+    {
+        var policy = operation.auth
+        if !operation.declaresAuth, let fallback = connector.defaultAuth { policy = .level(fallback) }
+        switch policy {
+        case .level(.public):
+            return nil
+        case .level(.noAccess):
+            return .denied("\(operation.name) is @auth(level: NO_ACCESS): only admin access can run it")
+        case .level(let level):
+            guard auth.hasToken else {
+                return .unauthenticated(
+                    "\(operation.name) is @auth(level: \(level.rawValue)): send a Firebase ID token in "
+                        + "X-Firebase-Auth-Token")
+            }
+            return auth.satisfies(level)
+                ? nil : .denied("the caller does not meet @auth(level: \(level.rawValue)) of \(operation.name)")
+        case .expression(let text):
+            let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
+            let result = try? ServerExpression(text).evaluate(values.environment)
+            if result == .bool(true) { return nil }
+            return auth.hasToken
+                ? .denied("@auth(expr: \(text)) of \(operation.name) is not true for this caller")
+                : .unauthenticated(
+                    "@auth(expr: \(text)) of \(operation.name) needs a caller: send X-Firebase-Auth-Token")
+        }
+    }
+
+    /// Executes inside the store's lock and one transaction; a mutation commits before the response.
+    func run(document: Document, operationName: String?, variables: JSONObject, auth: AuthContext, isAdmin: Bool) async
+        -> Outcome
+    {
+        let isMutation = document.definitions.contains { definition in
+            guard let operation = definition as? OperationDefinition else { return false }
+            return operation.operation == .mutation && (operationName == nil || operation.name?.value == operationName)
+        }
+        let isTransaction = document.definitions.contains { definition in
+            guard let operation = definition as? OperationDefinition,
+                operationName == nil || operation.name?.value == operationName
+            else { return false }
+            return operation.directives.contains { $0.name.value == "transaction" }
+        }
+        let state = ExecutionState(
+            values: ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables))
+        var inputs: [String: Map] = [:]
+        for member in variables.members { inputs[member.key] = GraphQLJSON.map(member.value) }
+        let schema = self.schema
+        let store = self.store
+        let inputValues = inputs
+        do {
+            return try await store.lock.withLock {
+                try await store.access { db in
+                    try db.execute(sql: isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+                }
+                let result: GraphQLResult
+                do {
+                    result = try await GraphQL.execute(
+                        schema: schema, documentAST: document, rootValue: (), context: state,
+                        variableValues: inputValues, operationName: operationName)
+                } catch {
+                    try await store.access { db in try db.execute(sql: "ROLLBACK") }
+                    throw error
+                }
+                let failedAsWhole = !result.errors.isEmpty && (isTransaction || result.data == nil)
+                try await store.access { db in try db.execute(sql: failedAsWhole ? "ROLLBACK" : "COMMIT") }
+                if result.data == nil, !state.started {
+                    // Nothing ran: the variables did not fit their declarations.
+                    let messages = result.errors.map(\.message).joined(separator: "; ")
+                    return Outcome.failure(.invalid(messages))
+                }
+                var body = JSONObject()
+                body["data"] = failedAsWhole && isTransaction ? .null : result.data.map(GraphQLJSON.json) ?? .null
+                if !result.errors.isEmpty { body["errors"] = .array(result.errors.map(GraphQLJSON.json)) }
+                return Outcome.response(.object(body))
+            }
+        } catch {
+            return .failure(.init(code: 500, status: "INTERNAL", message: "\(error)"))
+        }
+    }
+}
+
+/// Per-request state the resolvers share: the caller and request time, and whether any resolver ran.
+final class ExecutionState: Sendable {
+    let values: ServerValues
+    private let ran = NIOLockedValueBox(false)
+
+    init(values: ServerValues) {
+        self.values = values
+    }
+
+    var started: Bool { ran.withLockedValue { $0 } }
+
+    func markStarted() {
+        ran.withLockedValue { $0 = true }
+    }
+
+    static func from(_ context: any Sendable) throws -> ExecutionState {
+        guard let state = context as? ExecutionState else {
+            throw RowQuery.Failure(description: "internal: the resolver has no execution state")
+        }
+        state.markStarted()
+        return state
+    }
+}

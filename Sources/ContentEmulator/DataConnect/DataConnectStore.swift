@@ -1,0 +1,122 @@
+internal import ContentCore
+internal import ContentDataConnect
+internal import ContentJSON
+internal import Foundation
+internal import GRDB
+internal import OrderedCollections
+
+/// The tables of a Data Connect schema in SQLite: in memory by default, in a file (WAL) with `--data`.
+///
+/// Operations hold ``lock`` for their whole run and open their transaction explicitly, across several
+/// database accesses, so a mutation commits or rolls back as one unit before the response is sent.
+struct DataConnectStore: Sendable {
+    let queue: DatabaseQueue
+    let lock = SerialLock()
+    /// Whether the tables were created by this open (so the seed data should run).
+    let isNew: Bool
+
+    static let metadataTable = "_content_dataconnect"
+
+    /// Opens (or creates) the database and its tables.
+    ///
+    /// - Parameters:
+    ///   - path: A database file, or `nil` for memory.
+    ///   - schema: The tables.
+    ///   - fingerprint: Identifies the schema; a file made for another schema is refused.
+    /// - Throws: ``EmulatorError``.
+    init(path: String?, schema: DataConnectSchema, fingerprint: String) throws {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            // Postgres LIKE is case-sensitive; make SQLite's match.
+            try db.execute(sql: "PRAGMA case_sensitive_like = ON")
+            db.add(function: Self.regexFunction)
+        }
+        do {
+            queue =
+                try path.map { try DatabaseQueue(path: $0, configuration: configuration) }
+                ?? DatabaseQueue(configuration: configuration)
+            isNew = try queue.write { db -> Bool in
+                let exists = try db.tableExists(Self.metadataTable)
+                if exists {
+                    let stored = try String.fetchOne(db, sql: "SELECT fingerprint FROM \(Self.metadataTable)")
+                    guard stored == fingerprint else {
+                        throw EmulatorError.workspace(
+                            "\(path ?? "the database") holds Data Connect tables of a different schema; remove it or "
+                                + "pass another --data file")
+                    }
+                    return false
+                }
+                for table in schema.tables where try db.tableExists(table.sqlName) {
+                    throw EmulatorError.workspace(
+                        "\(path ?? "the database") already has a table named \(table.sqlName) that this schema did "
+                            + "not make; pass another --data file")
+                }
+                for table in schema.tables {
+                    try db.execute(sql: Self.createStatement(table, in: schema))
+                }
+                try db.execute(sql: "CREATE TABLE \(Self.metadataTable) (fingerprint TEXT NOT NULL)")
+                try db.execute(sql: "INSERT INTO \(Self.metadataTable) VALUES (?)", arguments: [fingerprint])
+                return true
+            }
+        } catch let error as EmulatorError {
+            throw error
+        } catch {
+            throw EmulatorError.database("\(path ?? ":memory:"): \(error)")
+        }
+    }
+
+    /// Runs database work on the connection, inside whatever transaction the operation holds.
+    func access<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await queue.writeWithoutTransaction(body)
+    }
+
+    static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func sqlType(_ column: DataConnectSchema.Column) -> String {
+        if column.isList { return "TEXT" }
+        switch column.type {
+        case .int, .int64, .boolean: return "INTEGER"
+        case .float: return "REAL"
+        default: return "TEXT"
+        }
+    }
+
+    static func createStatement(_ table: DataConnectSchema.Table, in schema: DataConnectSchema) -> String {
+        var lines = table.columns.map { column in
+            "\(quote(column.sqlName)) \(sqlType(column))\(column.isRequired ? " NOT NULL" : "")"
+        }
+        let sqlName = { (field: String) in table.column(field)?.sqlName ?? field }
+        lines.append("PRIMARY KEY (\(table.key.map { quote(sqlName($0)) }.joined(separator: ", ")))")
+        for unique in table.uniques where unique != table.key {
+            lines.append("UNIQUE (\(unique.map { quote(sqlName($0)) }.joined(separator: ", ")))")
+        }
+        for reference in table.references {
+            guard let target = schema.table(reference.target) else { continue }
+            let local = reference.columns.map { quote(sqlName($0.local)) }.joined(separator: ", ")
+            let remote = reference.columns.map { quote(target.column($0.target)?.sqlName ?? $0.target) }
+                .joined(separator: ", ")
+            lines.append(
+                "FOREIGN KEY (\(local)) REFERENCES \(quote(target.sqlName)) (\(remote)) ON DELETE "
+                    + (reference.isRequired ? "CASCADE" : "SET NULL"))
+        }
+        return "CREATE TABLE \(quote(table.sqlName)) (\n  " + lines.joined(separator: ",\n  ") + "\n)"
+    }
+
+    /// `content_regexp(pattern, value, ignoreCase)` for `String_Pattern.regex`.
+    static let regexFunction = DatabaseFunction("content_regexp", argumentCount: 3, pure: true) { values in
+        guard let pattern = String.fromDatabaseValue(values[0]), let value = String.fromDatabaseValue(values[1]) else {
+            return nil
+        }
+        let ignoreCase = Int.fromDatabaseValue(values[2]) == 1
+        guard
+            let expression = try? NSRegularExpression(
+                pattern: pattern, options: ignoreCase ? [.caseInsensitive] : [])
+        else { return false }
+        return expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+    }
+}

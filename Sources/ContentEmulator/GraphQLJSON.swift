@@ -1,0 +1,63 @@
+internal import ContentJSON
+internal import GraphQL
+internal import OrderedCollections
+
+/// Converting between the project's JSON documents and GraphQLSwift's `Map`, for every emulator.
+enum GraphQLJSON {
+
+    static func map(_ value: JSONValue) -> Map {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number):
+            if let integer = Int(number.text) { return .int(integer) }
+            return .double(number.doubleValue ?? 0)
+        case .string(let string): return .string(string)
+        case .array(let elements): return .array(elements.map(map))
+        case .object(let object):
+            var dictionary = OrderedDictionary<String, Map>()
+            for member in object.members { dictionary[member.key] = map(member.value) }
+            return .dictionary(dictionary)
+        }
+    }
+
+    static func json(_ map: Map) -> JSONValue {
+        switch map {
+        case .undefined, .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number):
+            switch number.storageType {
+            case .int: return .number(JSONNumber(number.intValue))
+            default:
+                let value = number.doubleValue
+                return value.isFinite ? .number(JSONNumber(text: "\(value)")) : .null
+            }
+        case .string(let string): return .string(string)
+        case .array(let elements): return .array(elements.map(json))
+        case .dictionary(let dictionary):
+            return .object(JSONObject(dictionary.map { JSONMember($0.key, json($0.value)) }))
+        }
+    }
+
+    static func json(_ error: GraphQLError) -> JSONValue {
+        var object: JSONObject = ["message": .string(error.message)]
+        if !error.locations.isEmpty {
+            object["locations"] = .array(
+                error.locations.map {
+                    .object(["line": .number(JSONNumber($0.line)), "column": .number(JSONNumber($0.column))])
+                }
+            )
+        }
+        if !error.path.elements.isEmpty {
+            object["path"] = .array(
+                error.path.elements.map { element in
+                    switch element {
+                    case .index(let index): return .number(JSONNumber(index))
+                    case .key(let key): return .string(key)
+                    }
+                }
+            )
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,328 @@
+import ContentJSON
+import Foundation
+import Testing
+
+@testable import ContentEmulator
+
+/// The REST surface of the Data Connect emulator over the example workspace: connector operations by name,
+/// the production error shapes, auth levels, durability and concurrency.
+struct DataConnectEmulatorTests {
+    static let orbitOfGlass = "0b5c1b1e3a524c7e9d0b6f1e8a2c4d01"
+    static let theLongQuiet = "0b5c1b1e-3a52-4c7e-9d0b-6f1e8a2c4d02"
+
+    @Test func listMoviesByGenreReturnsExactlyTheSeededSciFiMoviesBestRatedFirst() async throws {
+        try await DataConnectHarness.run { client in
+            let exchange = try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi"}"#)
+            #expect(exchange.status == 200)
+            #expect(exchange.header("Content-Type") == "application/json")
+            let movies = try #require(exchange.json?["data"]?["movies"])
+            #expect(movies.strings("title") == ["Orbit of Glass", "Signal Drift", "Second Sun"])
+            #expect(movies.arrayValue?.first?["id"] == .string(Self.orbitOfGlass))
+            #expect(movies.arrayValue?.first?["rating"] == .number(JSONNumber(text: "8.4")))
+            #expect(exchange.json?["errors"] == nil)
+        }
+    }
+
+    @Test func v1betaPathsServeTheSameOperations() async throws {
+        try await DataConnectHarness.run { client in
+            let path = client.service.replacingOccurrences(of: "/v1/", with: "/v1beta/")
+            let exchange = try await client.http.post(
+                "\(path)/connectors/movies:executeQuery",
+                json: #"{"operationName":"listMoviesByGenre","variables":{"genre":"Drama"}}"#)
+            #expect(exchange.json?["data"]?["movies"]?.strings("title") == ["The Long Quiet", "Café Müller"])
+        }
+    }
+
+    @Test func getMovieByKeyFollowsEveryRelationKind() async throws {
+        try await DataConnectHarness.run { client in
+            let exchange = try await client.query(
+                "getMovieByKey", variables: #"{"key":{"id":"0B5C1B1E-3A52-4C7E-9D0B-6F1E8A2C4D01"}}"#)
+            let movie = try #require(exchange.json?["data"]?["movie"])
+            #expect(movie["title"] == .string("Orbit of Glass"))
+            #expect(movie["tags"] == .array([.string("space"), .string("mystery")]))
+            // One-to-one through @unique: a single object, with Int64 as a string.
+            #expect(movie["metadata"]?["director"] == .string("Ines Calder"))
+            #expect(movie["metadata"]?["budget"] == .string("42000000"))
+            // Many-to-many through the join table, ordered by name.
+            #expect(movie["cast"]?.strings("name") == ["Ada Okafor", "Lena Virtanen"])
+            #expect(movie["cast"]?.arrayValue?.first?["born"] == .string("1984-03-12"))
+            // One-to-many back-reference, then many-to-one to the user.
+            #expect(
+                movie["reviews"]?.arrayValue?.compactMap { $0["user"]?["username"]?.stringValue } == ["ana", "ben"])
+            #expect(movie["reviews"]?.strings("reviewDate") == ["2024-07-01", "2024-07-03"])
+        }
+    }
+
+    @Test func createdMovieIsReturnedByItsKeyAndSeenByTheNextQuery() async throws {
+        try await DataConnectHarness.run { client in
+            let created = try await client.mutate(
+                "createMovie",
+                variables: #"{"title":"Dust Lanes","releaseYear":2025,"genre":"Sci-Fi","rating":9.1,"tags":["space"]}"#)
+            #expect(created.status == 200, "\(created.text)")
+            let id = try #require(created.json?["data"]?["movie_insert"]?["id"]?.stringValue)
+            #expect(id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+            let listed = try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi"}"#)
+            #expect(
+                listed.json?["data"]?["movies"]?.strings("title")
+                    == ["Dust Lanes", "Orbit of Glass", "Signal Drift", "Second Sun"])
+            let fetched = try await client.query("getMovieByKey", variables: #"{"key":{"id":"\#(id)"}}"#)
+            #expect(fetched.json?["data"]?["movie"]?["title"] == .string("Dust Lanes"))
+        }
+    }
+
+    @Test func unknownServiceConnectorAndOperationAreNotFound() async throws {
+        try await DataConnectHarness.run { client in
+            let operation = try await client.query("listEverything")
+            #expect(operation.status == 404)
+            #expect(operation.json?["error"]?["status"] == .string("NOT_FOUND"))
+            #expect(operation.json?["error"]?["code"] == .number(JSONNumber(404)))
+            #expect(operation.json?["error"]?["message"]?.stringValue?.contains("listMoviesByGenre") == true)
+            let connector = try await client.query("listMovies", connector: "films")
+            #expect(connector.status == 404)
+            #expect(connector.json?["error"]?["message"]?.stringValue?.contains("connector films") == true)
+            let wrongService = try await client.http.post(
+                "/v1/projects/demo/locations/europe-west1/services/content-sample/connectors/movies:executeQuery",
+                json: #"{"operationName":"listMovies"}"#)
+            #expect(wrongService.status == 404)
+            #expect(wrongService.json?["error"]?["message"]?.stringValue?.contains("us-central1") == true)
+            let wrongVerb = try await client.http.post(
+                "\(client.service)/connectors/movies:executeSomething", json: #"{"operationName":"listMovies"}"#)
+            #expect(wrongVerb.status == 404)
+        }
+    }
+
+    @Test func aMutationThroughExecuteQueryIsRefusedNamingTheRightMethod() async throws {
+        try await DataConnectHarness.run { client in
+            let wrong = try await client.query(
+                "createMovie", variables: #"{"title":"X","releaseYear":2000,"genre":"Drama"}"#)
+            #expect(wrong.status == 400)
+            #expect(wrong.json?["error"]?["status"] == .string("INVALID_ARGUMENT"))
+            #expect(wrong.json?["error"]?["message"]?.stringValue?.contains(":executeMutation") == true)
+            let reverse = try await client.mutate("listMovies")
+            #expect(reverse.status == 400)
+            #expect(reverse.json?["error"]?["message"]?.stringValue?.contains(":executeQuery") == true)
+            // Nothing was written by the refused call.
+            let drama = try await client.query("listMoviesByGenre", variables: #"{"genre":"Drama"}"#)
+            #expect(drama.json?["data"]?["movies"]?.arrayValue?.count == 2)
+        }
+    }
+
+    @Test func badVariablesAreInvalidArgumentsNamingTheVariable() async throws {
+        try await DataConnectHarness.run { client in
+            let cases: [(String, String, String)] = [
+                ("listMoviesByGenre", "{}", "$genre: String!"),
+                ("listMoviesByGenre", #"{"genre":null}"#, "$genre"),
+                ("listMoviesByGenre", #"{"genre":42}"#, "$genre"),
+                ("getMovieByKey", #"{"key":{"id":"not-a-uuid"}}"#, "UUID"),
+                ("getMovieByKey", #"{"key":{"title":"x"}}"#, "title"),
+                ("listMovies", #"{"limit":"ten"}"#, "$limit"),
+                ("listMovies", #"{"orderByRating":"SIDEWAYS"}"#, "$orderByRating"),
+            ]
+            for (operation, variables, mention) in cases {
+                let exchange = try await client.query(operation, variables: variables)
+                #expect(exchange.status == 400, "\(operation) \(variables): \(exchange.text)")
+                #expect(exchange.json?["error"]?["status"] == .string("INVALID_ARGUMENT"))
+                let message = exchange.json?["error"]?["message"]?.stringValue ?? ""
+                #expect(message.contains(mention), "\(message)")
+            }
+            let missing = try await client.mutate("createMovie", variables: #"{"title":"X"}"#)
+            #expect(
+                missing.json?["error"]?["message"]?.stringValue?.contains(
+                    "createMovie($title: String!, $releaseYear: Int!, $genre: String!") == true)
+        }
+    }
+
+    @Test func malformedBodiesAreInvalidArguments() async throws {
+        try await DataConnectHarness.run { client in
+            let path = "\(client.service)/connectors/movies:executeQuery"
+            for body in ["not json", "[1,2]", #"{"variables":{}}"#, #"{"operationName":"listMovies","variables":[1]}"#]
+            {
+                let exchange = try await client.http.post(path, json: body)
+                #expect(exchange.status == 400, "\(body)")
+                #expect(exchange.json?["error"]?["status"] == .string("INVALID_ARGUMENT"))
+            }
+            let mismatchedName = try await client.http.post(
+                path,
+                json:
+                    #"{"name":"projects/demo/locations/us-central1/services/other/connectors/movies","operationName":"listMovies"}"#
+            )
+            #expect(mismatchedName.status == 400)
+        }
+    }
+
+    @Test func authLevelsAreEnforcedFromTheTokenClaims() async throws {
+        try await DataConnectHarness.run { client in
+            // USER without a token: unauthenticated.
+            let anonymous = try await client.query("listMyReviews")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.json?["error"]?["status"] == .string("UNAUTHENTICATED"))
+            // USER with an anonymous sign-in: not enough.
+            let guest = try await client.query(
+                "listMyReviews", token: DataConnectHarness.userToken("user-ana", provider: "anonymous"))
+            #expect(guest.status == 403)
+            #expect(guest.json?["error"]?["status"] == .string("PERMISSION_DENIED"))
+            // USER: auth.uid picks the caller's own row.
+            let ana = try await client.query("listMyReviews", token: DataConnectHarness.userToken("user-ana"))
+            #expect(ana.json?["data"]?["user"]?["username"] == .string("ana"))
+            #expect(
+                ana.json?["data"]?["user"]?["reviews"]?.arrayValue?.compactMap { $0["movie"]?["title"]?.stringValue }
+                    == ["Signal Drift", "Orbit of Glass"])
+            // USER_EMAIL_VERIFIED: an unverified email is refused, a verified one passes.
+            let variables = #"{"id":"\#(Self.orbitOfGlass)","rating":5.5}"#
+            let unverified = try await client.mutate(
+                "updateMovieRating", variables: variables,
+                token: DataConnectHarness.userToken("user-ben", verified: false))
+            #expect(unverified.status == 403)
+            let verified = try await client.mutate(
+                "updateMovieRating", variables: variables, token: DataConnectHarness.userToken("user-ben"))
+            #expect(verified.json?["data"]?["movie_update"]?["id"] == .string(Self.orbitOfGlass))
+            // A header that is not a JWT is refused outright.
+            let garbage = try await client.query("listMovies", token: "not a token")
+            #expect(garbage.status == 401)
+        }
+    }
+
+    @Test func authExpressionsAndConnectorDefaultsAreEnforced() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        let extra = #"""
+            query adminsOnly @auth(expr: "auth.token.admin == true") { movies { title } }
+            query undeclared { movies { title } }
+            query closed @auth(level: NO_ACCESS) { movies { title } }
+            """#
+        try Data(extra.utf8).write(to: folder.appendingPathComponent("dataconnect/movies/extra.gql"))
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let noToken = try await client.query("adminsOnly")
+            #expect(noToken.status == 401)
+            let notAdmin = try await client.query("adminsOnly", token: DataConnectHarness.userToken("u"))
+            #expect(notAdmin.status == 403)
+            let admin = DataConnectHarness.token(["sub": .string("u"), "admin": .bool(true)])
+            let allowed = try await client.query("adminsOnly", token: admin)
+            #expect(allowed.json?["data"]?["movies"]?.arrayValue?.count == 9)
+            // No @auth means NO_ACCESS, as the service defaults.
+            let undeclared = try await client.query("undeclared", token: admin)
+            #expect(undeclared.status == 403)
+            let closed = try await client.query("closed", token: admin)
+            #expect(closed.status == 403)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func transactionalMutationLeavesNothingBehindWhenItFails() async throws {
+        try await DataConnectHarness.run { client in
+            let token = DataConnectHarness.userToken("newcomer")
+            // addReview is @transaction; the movie does not exist, so the foreign key fails.
+            let failed = try await client.mutate(
+                "addReview", variables: #"{"movieId":"0b5c1b1e3a524c7e9d0b6f1e8a2c4d99","rating":3}"#, token: token)
+            #expect(failed.status == 200)
+            #expect(failed.json?["data"] == .null)
+            #expect(failed.json?["errors"]?.arrayValue?.first?["path"] == .array([.string("review_upsert")]))
+            let reviews = try await client.data(#"query { reviews { rating } }"#)
+            #expect(reviews["reviews"]?.arrayValue?.count == 3)
+        }
+    }
+
+    @Test func upsertInsertsThenUpdatesTheCallersOwnRow() async throws {
+        try await DataConnectHarness.run { client in
+            let token = DataConnectHarness.userToken("user-cleo")
+            let first = try await client.mutate("upsertUser", variables: #"{"username":"cleo"}"#, token: token)
+            #expect(first.json?["data"]?["user_upsert"] == .object(["id": .string("user-cleo")]))
+            _ = try await client.mutate("upsertUser", variables: #"{"username":"cleo2"}"#, token: token)
+            let users = try await client.data(#"query { users(orderBy: {username: ASC}) { id username } }"#)
+            #expect(users["users"]?.strings("username") == ["ana", "ben", "cleo2"])
+            let review = try await client.mutate(
+                "addReview", variables: #"{"movieId":"\#(Self.theLongQuiet)","rating":4,"text":"Slow."}"#, token: token)
+            #expect(
+                review.json?["data"]?["review_upsert"]
+                    == .object(["movieId": .string("0b5c1b1e3a524c7e9d0b6f1e8a2c4d02"), "userId": .string("user-cleo")])
+            )
+            let mine = try await client.query("listMyReviews", token: token)
+            #expect(mine.json?["data"]?["user"]?["reviews"]?.arrayValue?.first?["text"] == .string("Slow."))
+            let deleted = try await client.mutate(
+                "deleteReview", variables: #"{"movieId":"\#(Self.theLongQuiet)"}"#, token: token)
+            #expect(deleted.json?["data"]?["review_delete"]?["userId"] == .string("user-cleo"))
+            let again = try await client.mutate(
+                "deleteReview", variables: #"{"movieId":"\#(Self.theLongQuiet)"}"#, token: token)
+            #expect(again.json?["data"]?["review_delete"] == .null)
+        }
+    }
+
+    @Test func rowsWrittenWithADataFileSurviveARestartWithoutReseeding() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        let file = folder.appendingPathComponent("movies.sqlite").path
+        try await DataConnectHarness.run(workspace: folder, dataFile: file) { client in
+            let created = try await client.mutate(
+                "createMovie", variables: #"{"title":"Kept","releaseYear":2001,"genre":"Drama"}"#)
+            #expect(created.status == 200)
+        }
+        try await DataConnectHarness.run(workspace: folder, dataFile: file) { client in
+            let drama = try await client.query("listMoviesByGenre", variables: #"{"genre":"Drama"}"#)
+            // Ordered by rating descending: the unrated movie comes first, as nulls do in Postgres.
+            #expect(drama.json?["data"]?["movies"]?.strings("title") == ["Kept", "The Long Quiet", "Café Müller"])
+            let all = try await client.data(#"query { movies { id } }"#)
+            #expect(all["movies"]?.arrayValue?.count == 10)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func aDataFileMadeForAnotherSchemaIsRefused() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        let file = folder.appendingPathComponent("movies.sqlite").path
+        try await DataConnectHarness.run(workspace: folder, dataFile: file) { _ in }
+        let schema = folder.appendingPathComponent("dataconnect/schema/schema.gql")
+        let text = try String(contentsOf: schema, encoding: .utf8) + "\ntype Extra @table { name: String }\n"
+        try Data(text.utf8).write(to: schema)
+        await #expect(throws: EmulatorError.self) {
+            try await DataConnectEmulator(workspace: folder, dataFile: file)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func twoHundredConcurrentMutationsAllLandExactlyOnce() async throws {
+        try await DataConnectHarness.run { client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        try await client.mutate(
+                            "createMovie", variables: #"{"title":"Bulk \#(index)","releaseYear":2000,"genre":"Bulk"}"#
+                        ).status
+                    }
+                }
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                return statuses
+            }
+            #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
+            let bulk = try await client.data(#"query { movies(where: {genre: {eq: "Bulk"}}) { title } }"#)
+            let titles = bulk["movies"]?.strings("title") ?? []
+            #expect(titles.count == 200)
+            #expect(Set(titles) == Set((0..<200).map { "Bulk \($0)" }))
+        }
+    }
+
+    @Test func aWorkspaceWhoseOperationDoesNotFitTheSchemaIsRefusedWithItsPosition() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        let file = folder.appendingPathComponent("dataconnect/movies/broken.gql")
+        try Data("query broken @auth(level: PUBLIC) {\n  movies {\n    runtime\n  }\n}\n".utf8).write(to: file)
+        do {
+            _ = try await DataConnectEmulator(workspace: folder)
+            Issue.record("expected the workspace to be refused")
+        } catch {
+            #expect("\(error)".contains("broken.gql:3:5"), "\(error)")
+            #expect("\(error)".contains("runtime"), "\(error)")
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func aSeedThatFailsStopsTheStartWithTheReason() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        let seed = folder.appendingPathComponent("bad-seed.gql")
+        try Data(#"mutation { movie_insert(data: { releaseYear: 1 }) }"#.utf8).write(to: seed)
+        do {
+            _ = try await DataConnectEmulator(workspace: folder, options: .init(seedFile: seed))
+            Issue.record("expected the seed to fail")
+        } catch {
+            #expect("\(error)".contains("title"), "\(error)")
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
