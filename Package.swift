@@ -85,8 +85,20 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ContentBackendDataConnect",
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentOutput",
+                "ContentDataConnect", "ContentYAML",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "ContentKit",
-            dependencies: ["ContentCore", "ContentConfig", "ContentRuntime", "ContentEmulator", "ContentBackendAEM"]
+            dependencies: [
+                "ContentCore", "ContentConfig", "ContentRuntime", "ContentEmulator", "ContentBackendAEM",
+                "ContentBackendDataConnect",
+            ]
         ),
         // What every command shares: global options, the exit-status table, error reporting.
         .target(

@@ -7,6 +7,17 @@ public enum EmbeddedSample {
     public typealias Runner =
         @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void
 
+    /// Starts a sample service over a workspace folder, runs `body` with its base URL and the folder.
+    public typealias WorkspaceRunner =
+        @Sendable (_ body: @Sendable (_ baseURL: String, _ workspace: String) async throws -> Void) async throws
+        -> Void
+
     /// The AEM sample (the WKND workspace), when this build has one.
     @TaskLocal public static var aem: Runner?
+
+    /// The Data Connect sample (the movies connector), when this build has one.
+    @TaskLocal public static var dataConnect: WorkspaceRunner?
+
+    /// The Data Connect sample's workspace folder, for reading its operations without starting it.
+    @TaskLocal public static var dataConnectWorkspace: String?
 }

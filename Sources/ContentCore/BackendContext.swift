@@ -10,6 +10,8 @@ public struct BackendContext: Sendable {
     public var redactor: Redactor
     /// Where verbose output goes (stderr in the CLI).
     public var logger: Logger
+    /// The directory relative paths in the backend's configuration resolve against (the config file's).
+    public var baseDirectory: String
 
     /// Creates a context.
     ///
@@ -18,15 +20,18 @@ public struct BackendContext: Sendable {
     ///   - defaults: Shared settings.
     ///   - redactor: Masks secrets.
     ///   - logger: Where verbose output goes.
+    ///   - baseDirectory: Where relative paths resolve; the registry sets the config file's directory.
     public init(
         transport: any HTTPTransport,
         defaults: BackendDefaults = BackendDefaults(),
         redactor: Redactor = Redactor(),
-        logger: Logger = Logger(label: "content")
+        logger: Logger = Logger(label: "content"),
+        baseDirectory: String = "."
     ) {
         self.transport = transport
         self.defaults = defaults
         self.redactor = redactor
         self.logger = logger
+        self.baseDirectory = baseDirectory
     }
 }

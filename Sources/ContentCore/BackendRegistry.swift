@@ -17,7 +17,9 @@ public struct BackendRegistry: Sendable {
             self.plugin = plugin
             check = { section in _ = try section.decode(Plugin.Configuration.self) }
             make = { name, section, context in
-                try Plugin.makeBackend(
+                var context = context
+                context.baseDirectory = section.baseDirectory
+                return try Plugin.makeBackend(
                     name: name,
                     configuration: section.decode(Plugin.Configuration.self),
                     context: context

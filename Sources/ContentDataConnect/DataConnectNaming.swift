@@ -40,8 +40,9 @@ package enum DataConnectNaming {
         let lower = word.lowercased()
         for (singular, plural) in irregular where lower.hasSuffix(singular) {
             let stem = word.dropLast(singular.count)
-            let replacement = word.last?.isUppercase == true ? plural.uppercased() : plural
-            return stem + (stem.isEmpty ? replacement : capitalizedIfNeeded(replacement, after: stem))
+            let suffixStartsUpper = word.dropFirst(stem.count).first?.isUppercase == true
+            let replacement = suffixStartsUpper ? plural.prefix(1).uppercased() + plural.dropFirst() : plural
+            return stem + replacement
         }
         if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("z") || lower.hasSuffix("ch")
             || lower.hasSuffix("sh")
@@ -55,10 +56,4 @@ package enum DataConnectNaming {
     }
 
     private static let irregular: [(String, String)] = [("person", "people"), ("child", "children")]
-
-    private static func capitalizedIfNeeded(_ word: String, after stem: Substring) -> String {
-        // `favoritePerson` keeps its camel-case hump: `favoritePeople`.
-        guard stem.last?.isLowercase == true || stem.last?.isNumber == true else { return word }
-        return word.prefix(1).uppercased() + word.dropFirst()
-    }
 }

@@ -29,15 +29,17 @@ package enum DataConnectSDL {
             let name = table.singular
             let data = "\(table.typeName)_Data"
             let output = "\(table.typeName)_KeyOutput"
+            // Results are nullable so that a failed root field is a partial error, not a null `data`: the
+            // service answers mutations without @transaction field by field.
             mutationFields += [
-                "\(name)_insert(data: \(data)!): \(output)!",
-                "\(name)_insertMany(data: [\(data)!]!): [\(output)!]!",
-                "\(name)_upsert(data: \(data)!): \(output)!",
-                "\(name)_upsertMany(data: [\(data)!]!): [\(output)!]!",
+                "\(name)_insert(data: \(data)!): \(output)",
+                "\(name)_insertMany(data: [\(data)!]!): [\(output)!]",
+                "\(name)_upsert(data: \(data)!): \(output)",
+                "\(name)_upsertMany(data: [\(data)!]!): [\(output)!]",
                 "\(name)_update(\(keyArguments), data: \(data)!): \(output)",
-                "\(name)_updateMany(where: \(table.typeName)_Filter, all: Boolean = false, data: \(data)!): Int!",
+                "\(name)_updateMany(where: \(table.typeName)_Filter, all: Boolean = false, data: \(data)!): Int",
                 "\(name)_delete(\(keyArguments)): \(output)",
-                "\(name)_deleteMany(where: \(table.typeName)_Filter, all: Boolean = false): Int!",
+                "\(name)_deleteMany(where: \(table.typeName)_Filter, all: Boolean = false): Int",
             ]
         }
         if queryFields.isEmpty { queryFields.append("_service: String") }
@@ -67,8 +69,9 @@ package enum DataConnectSDL {
         return arguments.joined(separator: ", ")
     }
 
+    /// `where`, `orderBy`, `offset`, `limit` (100 unless given, as the service defaults) and `distinct`.
     static func listArguments(_ typeName: String) -> String {
-        "where: \(typeName)_Filter, orderBy: [\(typeName)_Order!], limit: Int, offset: Int, distinct: Boolean"
+        "where: \(typeName)_Filter, orderBy: [\(typeName)_Order!], offset: Int, limit: Int = 100, distinct: Boolean"
     }
 
     static func outputType(_ column: DataConnectSchema.Column) -> String {
@@ -103,6 +106,10 @@ package enum DataConnectSDL {
             if case .backReference(_, _, isSingle: true) = relation.kind {
                 object.append("\(relation.name): \(target)")
                 filter.append("\(relation.name): \(target)_Filter")
+            } else if case .manyToMany(let join, _, _, _) = relation.kind {
+                // Filtered and ordered by the join table's rows (`where: {role: …}`), as the service does.
+                object.append("\(relation.name)(\(listArguments(join))): [\(target)!]!")
+                filter.append("\(relation.name): \(target)_ListFilter")
             } else {
                 object.append("\(relation.name)(\(listArguments(target))): [\(target)!]!")
                 filter.append("\(relation.name): \(target)_ListFilter")

@@ -38,6 +38,8 @@ extension DataConnectSchema {
             )]
         var declaredKey: [String]?
         var tableUniques: [[String]]
+        /// Fields whose types cannot be stored, found while reading the declaration.
+        var problems: [DataConnectWorkspaceError] = []
     }
 
     private struct Builder {
@@ -65,14 +67,9 @@ extension DataConnectSchema {
                         column: entry.table.position.column, "\(name).\(problem.field) has an empty column name")
                 }
             }
-            // Unknown field types are reported as the declarations are read; surface the first one.
+            // Unknown field types are found as the declarations are read; report the first one.
             for name in order {
-                if let error = declared[name]?.table.columns.first(where: { $0.type == .enumeration("?") }) {
-                    let position = declared[name]?.table.position
-                    throw DataConnectWorkspaceError(
-                        file: position?.file, line: position?.line, column: position?.column,
-                        "\(name).\(error.field) has a type that is neither a scalar, an enum nor a @table type")
-                }
+                if let problem = declared[name]?.problems.first { throw problem }
             }
             var tables: [Table] = []
             for name in order {
@@ -141,11 +138,16 @@ extension DataConnectSchema {
                     table.reference(field)?.columns.map(\.local) ?? [field]
                 }
             }
-            for index in table.references.indices where table.references[index].columns.map(\.local) == table.key {
-                table.references[index].isUnique = true
+            for index in table.references.indices {
+                let columns = table.references[index].columns.map(\.local)
+                // A reference that is the whole key, or alone under a unique constraint, is one-to-one.
+                if columns == table.key || table.uniques.contains(columns) {
+                    table.references[index].isUnique = true
+                }
             }
             for reference in table.references where reference.isUnique {
-                table.uniques.append(reference.columns.map(\.local))
+                let columns = reference.columns.map(\.local)
+                if !table.uniques.contains(columns) { table.uniques.append(columns) }
             }
             entry.table = table
             declared[name] = entry
@@ -253,6 +255,7 @@ extension DataConnectSchema {
             )
             var references: [(String, String, Bool, Bool, [String]?, [String]?, SourcePosition)] = []
             var tableUniques: [[String]] = []
+            var problems: [DataConnectWorkspaceError] = []
             for directive in object.directives where directive.name.value == "unique" {
                 if let fields = GraphQLText.strings(directive, "fields") { tableUniques.append(fields) }
             }
@@ -275,8 +278,17 @@ extension DataConnectSchema {
                             defaultValue: nil, foreignKeyOf: nil))
                     continue
                 }
-                let type: ScalarType =
-                    ScalarType(builtIn: named) ?? (enums[named] != nil ? .enumeration(named) : .enumeration("?"))
+                guard let type = ScalarType(builtIn: named) ?? (enums[named] != nil ? .enumeration(named) : nil) else {
+                    let message =
+                        tableNames.contains(named)
+                        ? "\(typeName).\(name) is a list of \(named); a table refers to another by a single field "
+                            + "(\(named)!), and the list appears on \(named) as a relation field"
+                        : "\(typeName).\(name) has type \(named), which is neither a scalar, an enum nor a @table type"
+                    problems.append(
+                        DataConnectWorkspaceError(
+                            file: path, line: position.line, column: position.column, message))
+                    continue
+                }
                 var defaultValue: ColumnDefault?
                 if let value = directive("default") {
                     if let expression = GraphQLText.string(value, "expr") {
@@ -316,7 +328,8 @@ extension DataConnectSchema {
                     )
                 },
                 declaredKey: declaredKey,
-                tableUniques: tableUniques
+                tableUniques: tableUniques,
+                problems: problems
             )
         }
     }

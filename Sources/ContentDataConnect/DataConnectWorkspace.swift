@@ -148,6 +148,11 @@ public struct DataConnectWorkspace: Sendable {
                 file: folder.path, "connector folder has no connector.yaml (listed in connectorDirs)")
         }
         let manifest = try decodeYAML(ConnectorManifest.self, at: manifestURL)
+        if let mode = manifest.authMode, AuthPolicy.Level(rawValue: mode) == nil {
+            throw DataConnectWorkspaceError(
+                file: manifestURL.path,
+                "authMode \(mode) is not one of " + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         var operations: [ConnectorOperation] = []
         for file in gqlFiles(in: folder) {
             let text = try readText(file)

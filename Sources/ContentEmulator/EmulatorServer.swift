@@ -180,6 +180,32 @@ extension EmulatorServer {
             directory: workspace.appendingPathComponent("aem"), publishBase: "http://127.0.0.1")
         let router = Router()
         emulator.addRoutes(to: router)
+        try await withInProcess(router, body)
+    }
+}
+
+extension EmulatorServer {
+    /// Runs the Data Connect emulator inside this process on a free loopback port, with an in-memory
+    /// database seeded afresh, for the duration of `body`.
+    ///
+    /// - Parameters:
+    ///   - workspace: A folder that leads to a `dataconnect.yaml`.
+    ///   - body: What to do with the emulator's base URL.
+    /// - Throws: ``EmulatorError``, a workspace error, or what `body` throws.
+    public static func withInProcessDataConnect(
+        workspace: URL,
+        _ body: @Sendable (_ baseURL: String) async throws -> Void
+    ) async throws {
+        let emulator = try await DataConnectEmulator(workspace: workspace)
+        let router = Router()
+        emulator.addRoutes(to: router)
+        try await withInProcess(router, body)
+    }
+
+    /// Serves a router on a free loopback port for the duration of `body`.
+    static func withInProcess(
+        _ router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Void
+    ) async throws {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,

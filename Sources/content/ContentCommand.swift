@@ -31,15 +31,31 @@ struct ContentCommand: AsyncParsableCommand {
     }
 
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--help") || arguments.contains("-h") {
+            // An operation's own flags come from its .gql, which the static command tree cannot know.
+            for entry in BuiltInBackends.registry.entries {
+                guard let contributing = entry.plugin as? any CommandContributing.Type else { continue }
+                let help = await EmbeddedSample.$dataConnectWorkspace.withValue(
+                    BuiltInBackends.sampleDataConnectWorkspace
+                ) { await contributing.dynamicHelp(for: arguments) }
+                if let help {
+                    print(help)
+                    Foundation.exit(0)
+                }
+            }
+        }
         do {
             let command = try parseAsRoot()
             try await runInterruptibly {
                 try await EmbeddedSample.$aem.withValue(BuiltInBackends.embeddedAEM) {
-                    var running = command
-                    if var asyncCommand = running as? any AsyncParsableCommand {
-                        try await asyncCommand.run()
-                    } else {
-                        try running.run()
+                    try await EmbeddedSample.$dataConnect.withValue(BuiltInBackends.embeddedDataConnect) {
+                        var running = command
+                        if var asyncCommand = running as? any AsyncParsableCommand {
+                            try await asyncCommand.run()
+                        } else {
+                            try running.run()
+                        }
                     }
                 }
             }

@@ -292,7 +292,7 @@ struct DataConnectEmulatorTests {
                 return statuses
             }
             #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
-            let bulk = try await client.data(#"query { movies(where: {genre: {eq: "Bulk"}}) { title } }"#)
+            let bulk = try await client.data(#"query { movies(where: {genre: {eq: "Bulk"}}, limit: 1000) { title } }"#)
             let titles = bulk["movies"]?.strings("title") ?? []
             #expect(titles.count == 200)
             #expect(Set(titles) == Set((0..<200).map { "Bulk \($0)" }))

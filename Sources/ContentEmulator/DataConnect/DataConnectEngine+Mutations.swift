@@ -140,7 +140,22 @@ extension DataConnectEngine {
     /// Inserts one row (or updates it on a key conflict, for upsert) and returns its key.
     func insert(_ table: DataConnectSchema.Table, data: Map, state: ExecutionState, upsert: Bool) async throws -> Map {
         let assignments = try self.assignments(table, data: data, state: state, isInsert: true)
-        let provided = Set(data.dictionary?.keys.map { $0.replacingOccurrences(of: "_expr", with: "") } ?? [])
+        // The columns the input names (not those defaults filled): an upsert that finds the row updates only these.
+        var provided = Set<String>()
+        // Coerced input objects list every field; those the input left out are `undefined`.
+        for (key, value) in data.dictionary ?? [:] where value != .undefined {
+            var field = key
+            for suffix in ["_expr", "_date", "_time"] where key.hasSuffix(suffix) {
+                if table.column(String(key.dropLast(suffix.count))) != nil {
+                    field = String(key.dropLast(suffix.count))
+                }
+            }
+            if let reference = table.reference(field) {
+                provided.formUnion(reference.columns.map(\.local))
+            } else {
+                provided.insert(field)
+            }
+        }
         let names = assignments.map { DataConnectStore.quote($0.column.sqlName) }
         var sql =
             assignments.isEmpty
@@ -150,10 +165,7 @@ extension DataConnectEngine {
         if upsert {
             let keyNames = table.keyColumns.map { DataConnectStore.quote($0.sqlName) }.joined(separator: ", ")
             let updates = assignments.filter { assignment in
-                !table.key.contains(assignment.column.field)
-                    && (provided.contains(assignment.column.field)
-                        || provided.contains(assignment.column.foreignKeyOf ?? "")
-                        || provided.contains(assignment.column.field.replacingOccurrences(of: "_date", with: "")))
+                !table.key.contains(assignment.column.field) && provided.contains(assignment.column.field)
             }
             sql +=
                 updates.isEmpty

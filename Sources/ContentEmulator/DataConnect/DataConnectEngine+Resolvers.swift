@@ -44,9 +44,9 @@ extension DataConnectEngine {
                 fields[table.plural]?.resolve = { _, args, context, info in
                     let state = try ExecutionState.from(context)
                     var query = RowQuery(schema: self.workspace.schema, values: state.values)
-                    let sql = try query.select(table, alias: query.alias(), arguments: args)
-                    let rows = try await self.fetch(sql, table: table).map { self.render($0, table: table) }
-                    return args["distinct"].bool == true ? Self.distinct(rows, info: info) : rows
+                    let sql = try query.select(
+                        table, alias: query.alias(), arguments: args, distinct: Self.distinctColumns(args, info, table))
+                    return try await self.fetch(sql, table: table).map { self.render($0, table: table) }
                 }
             }
             query.fields = { fields }
@@ -105,15 +105,11 @@ extension DataConnectEngine {
 
     /// The `SELECT … LIMIT 1` for `id`, `id_expr`, `key` or `first`.
     func locate(_ table: DataConnectSchema.Table, args: Map, query: inout RowQuery) throws -> SQLFragment {
-        let alias = query.alias()
-        var conditions: [SQLFragment] = []
-        func equal(_ column: DataConnectSchema.Column, _ value: DatabaseValue) {
-            conditions.append(SQLFragment(text: "\(RowQuery.column(alias, column)) = ?", arguments: [value]))
-        }
+        var pairs: [(DataConnectSchema.Column, DatabaseValue)] = []
         if let id = table.column("id"), table.key == ["id"] {
-            if !args["id"].isAbsent { equal(id, try StoredValue.storage(args["id"], as: id.type)) }
+            if !args["id"].isAbsent { pairs.append((id, try StoredValue.storage(args["id"], as: id.type))) }
             if case .string(let expression) = args["id_expr"] {
-                equal(id, try query.values.evaluate(expression, as: id.type))
+                pairs.append((id, try query.values.evaluate(expression, as: id.type)))
             }
         }
         let key = args["key"]
@@ -121,9 +117,9 @@ extension DataConnectEngine {
             for column in table.keyColumns {
                 let value = key.member(column.field)
                 if !value.isAbsent {
-                    equal(column, try StoredValue.storage(value, as: column.type))
+                    pairs.append((column, try StoredValue.storage(value, as: column.type)))
                 } else if case .string(let expression) = key.member(column.field + "_expr") {
-                    equal(column, try query.values.evaluate(expression, as: column.type))
+                    pairs.append((column, try query.values.evaluate(expression, as: column.type)))
                 } else {
                     throw FieldFailure(
                         description:
@@ -133,12 +129,19 @@ extension DataConnectEngine {
             }
         }
         let first = args["first"]
-        guard !conditions.isEmpty || !first.isAbsent else {
+        guard !pairs.isEmpty || !first.isAbsent else {
             throw FieldFailure(description: "pass id, key or first to pick one \(table.typeName)")
         }
+        let conditions = pairs
         var sql = try query.select(
-            table, alias: alias, arguments: first.isAbsent ? [:] : first,
-            extra: conditions.isEmpty ? nil : .joined(conditions, by: "AND"))
+            table, alias: query.alias(), arguments: first.isAbsent ? [:] : first,
+            extra: conditions.isEmpty
+                ? nil
+                : { alias in
+                    .joined(
+                        conditions.map { SQLFragment(text: "\(RowQuery.column(alias, $0.0)) = ?", arguments: [$0.1]) },
+                        by: "AND")
+                })
         sql.text += " LIMIT 1"
         return sql
     }
@@ -174,39 +177,59 @@ extension DataConnectEngine {
             let target = workspace.schema.table(relation.resultType)
         else { return nil }
         var query = RowQuery(schema: workspace.schema, values: state.values)
-        let alias = query.alias()
-        var correlation = SQLFragment(text: "")
         switch relation.kind {
-        case .backReference(let sourceName, let field, _):
+        case .backReference(let sourceName, let field, let isSingle):
             guard let reference = workspace.schema.table(sourceName)?.reference(field) else { return nil }
-            correlation.text = reference.columns.map { pair in
-                "\(alias).\(DataConnectStore.quote(target.column(pair.local)?.sqlName ?? pair.local)) = ?"
-            }.joined(separator: " AND ")
-            correlation.arguments = reference.columns.map { parent.values[$0.target] ?? .null }
+            let values = reference.columns.map { parent.values[$0.target] ?? .null }
+            let correlation = { (alias: String) in
+                SQLFragment(
+                    text: reference.columns.map { pair in
+                        "\(alias).\(DataConnectStore.quote(target.column(pair.local)?.sqlName ?? pair.local)) = ?"
+                    }.joined(separator: " AND "),
+                    arguments: values)
+            }
+            if isSingle {
+                var sql = try query.select(target, alias: query.alias(), arguments: [:], extra: correlation)
+                sql.text += " LIMIT 1"
+                return try await fetch(sql, table: target).first.map { render($0, table: target) }
+            }
+            let sql = try query.select(
+                target, alias: query.alias(), arguments: args, extra: correlation,
+                distinct: Self.distinctColumns(args, info, target))
+            return try await fetch(sql, table: target).map { render($0, table: target) }
         case .manyToMany(let joinName, let near, let far, _):
+            // The arguments filter, order and page the join table's rows; each leads to one far row.
             guard let join = workspace.schema.table(joinName), let nearReference = join.reference(near),
                 let farReference = join.reference(far)
             else { return nil }
-            let onFar = farReference.columns.map { pair in
-                "j.\(DataConnectStore.quote(join.column(pair.local)?.sqlName ?? pair.local)) = "
-                    + "\(alias).\(DataConnectStore.quote(target.column(pair.target)?.sqlName ?? pair.target))"
+            let values = nearReference.columns.map { parent.values[$0.target] ?? .null }
+            let correlation = { (alias: String) in
+                SQLFragment(
+                    text: nearReference.columns.map { pair in
+                        "\(alias).\(DataConnectStore.quote(join.column(pair.local)?.sqlName ?? pair.local)) = ?"
+                    }.joined(separator: " AND "),
+                    arguments: values)
             }
-            let onNear = nearReference.columns.map { pair in
-                "j.\(DataConnectStore.quote(join.column(pair.local)?.sqlName ?? pair.local)) = ?"
+            let sql = try query.select(join, alias: query.alias(), arguments: args, extra: correlation)
+            var rows: [[String: any Sendable]] = []
+            for joinRow in try await fetch(sql, table: join) {
+                let rendered = render(joinRow, table: join)
+                if let row = try await follow(farReference, from: rendered) as? [String: any Sendable] {
+                    rows.append(row)
+                }
             }
-            correlation.text =
-                "EXISTS (SELECT 1 FROM \(DataConnectStore.quote(join.sqlName)) j WHERE "
-                + (onFar + onNear).joined(separator: " AND ") + ")"
-            correlation.arguments = nearReference.columns.map { parent.values[$0.target] ?? .null }
+            return args["distinct"].bool == true ? Self.distinct(rows, info: info) : rows
         }
-        if case .backReference(_, _, isSingle: true) = relation.kind {
-            var sql = try query.select(target, alias: alias, arguments: [:], extra: correlation)
-            sql.text += " LIMIT 1"
-            return try await fetch(sql, table: target).first.map { render($0, table: target) }
-        }
-        let sql = try query.select(target, alias: alias, arguments: args, extra: correlation)
-        let rows = try await fetch(sql, table: target).map { render($0, table: target) }
-        return args["distinct"].bool == true ? Self.distinct(rows, info: info) : rows
+    }
+
+    /// The selected columns `distinct: true` compares, or none when it is not asked for.
+    static func distinctColumns(_ args: Map, _ info: GraphQLResolveInfo, _ table: DataConnectSchema.Table)
+        -> [DataConnectSchema.Column]
+    {
+        guard args["distinct"].bool == true else { return [] }
+        let selected = info.fieldASTs.first?.selectionSet?.selections.compactMap { ($0 as? Field)?.name.value } ?? []
+        let columns = selected.compactMap(table.column)
+        return columns.isEmpty ? table.columns : columns
     }
 
     /// Rows that differ in the fields the query selects, first of each kept.

@@ -54,11 +54,33 @@ struct RowQuery {
     }
 
     /// `SELECT alias.rowid, alias.* FROM table alias WHERE … ORDER BY … LIMIT … OFFSET …`.
+    ///
+    /// - Parameters:
+    ///   - table: The table.
+    ///   - alias: Its alias.
+    ///   - arguments: `where`, `orderBy`, `limit`, `offset`.
+    ///   - extra: A further condition, made for whichever alias it must apply to.
+    ///   - distinct: Columns whose values must differ between rows; the first row of each set is kept,
+    ///     before ordering and paging.
+    /// - Returns: The statement and its arguments.
+    /// - Throws: ``Failure`` for filters and orders the table does not have, or a negative limit or offset.
     mutating func select(
-        _ table: DataConnectSchema.Table, alias: String, arguments: Map, extra: SQLFragment? = nil
+        _ table: DataConnectSchema.Table, alias: String, arguments: Map,
+        extra: ((String) -> SQLFragment)? = nil, distinct: [DataConnectSchema.Column] = []
     ) throws -> SQLFragment {
         var condition = try filter(arguments["where"], table: table, alias: alias)
-        if let extra { condition = SQLFragment.joined([condition, extra], by: "AND") }
+        if let extra { condition = SQLFragment.joined([condition, extra(alias)], by: "AND") }
+        if !distinct.isEmpty {
+            let inner = self.alias()
+            var innerCondition = try filter(arguments["where"], table: table, alias: inner)
+            if let extra { innerCondition = SQLFragment.joined([innerCondition, extra(inner)], by: "AND") }
+            let groups = distinct.map { Self.column(inner, $0) }.joined(separator: ", ")
+            let firsts = SQLFragment(
+                text: "\(alias).rowid IN (SELECT MIN(\(inner).rowid) FROM \(DataConnectStore.quote(table.sqlName)) "
+                    + "\(inner) WHERE \(innerCondition.text) GROUP BY \(groups))",
+                arguments: innerCondition.arguments)
+            condition = SQLFragment.joined([condition, firsts], by: "AND")
+        }
         var sql = SQLFragment(
             text: "SELECT \(alias).rowid AS \"__rowid\", \(alias).* FROM \(DataConnectStore.quote(table.sqlName)) "
                 + "\(alias) WHERE \(condition.text)",

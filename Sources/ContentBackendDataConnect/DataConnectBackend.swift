@@ -1,0 +1,286 @@
+public import ContentCore
+public import ContentDataConnect
+public import ContentJSON
+internal import Foundation
+internal import Logging
+
+/// Runs a workspace's connector operations against Data Connect: production, or an emulator.
+///
+/// The request is the REST call Firebase's web SDK makes: `POST …/connectors/{connector}:executeQuery`
+/// (or `:executeMutation`) with `{"name", "operationName", "variables"}`. Queries may be retried by the
+/// transport; mutations never are. A 401 is retried once with a fresh token when `auth.idTokenCommand`
+/// is configured.
+public struct DataConnectBackend: ContentBackend {
+    /// The backend's name.
+    public let name: String
+    /// The workspace the operations come from.
+    public let workspace: DataConnectWorkspace
+    let configuration: DataConnectConfiguration
+    let context: BackendContext
+    /// `https://firebasedataconnect.googleapis.com` or `http://host:port` of an emulator.
+    let baseURL: String
+    /// The ID token, when one is configured or was fetched.
+    var idToken: String?
+
+    /// Creates a backend.
+    ///
+    /// - Parameters:
+    ///   - name: The backend's name.
+    ///   - workspace: The workspace.
+    ///   - configuration: Its settings.
+    ///   - context: Transport and shared settings.
+    ///   - baseURL: Where the service is.
+    ///   - idToken: The caller's ID token.
+    public init(
+        name: String, workspace: DataConnectWorkspace, configuration: DataConnectConfiguration,
+        context: BackendContext, baseURL: String, idToken: String?
+    ) {
+        self.name = name
+        self.workspace = workspace
+        self.configuration = configuration
+        self.context = context
+        self.baseURL = baseURL
+        self.idToken = idToken
+    }
+
+    /// The service location (`dataconnect.yaml`, unless configured).
+    public var location: String { configuration.location ?? workspace.location }
+    /// The service id (`dataconnect.yaml`, unless configured).
+    public var service: String { configuration.service ?? workspace.serviceID }
+
+    /// Runs `connector/operation` with the request's variables.
+    ///
+    /// - Parameter request: `operation` is `connector/operationName`.
+    /// - Returns: The response's `data`, with the items at the operation's single root field.
+    /// - Throws: ``DataConnectError``, or a transport failure.
+    public func execute(_ request: ContentRequest) async throws -> ContentResult {
+        let parts = request.operation.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else {
+            throw DataConnectError(kind: .usage, description: "expected connector/operation, got \(request.operation)")
+        }
+        let (connector, operation) = try resolve(connector: parts[0], operation: parts[1])
+        return try await run(operation, in: connector, variables: request.variables)
+    }
+
+    /// A connector and one of its operations, by name, with suggestions when either is unknown.
+    ///
+    /// - Parameters:
+    ///   - connectorID: The `connectorId`.
+    ///   - operationName: The operation.
+    /// - Returns: Both.
+    /// - Throws: ``DataConnectError`` of kind `usage`.
+    public func resolve(connector connectorID: String, operation operationName: String) throws -> (
+        Connector, ConnectorOperation
+    ) {
+        let connector = try self.connector(connectorID)
+        guard let operation = connector.operation(operationName) else {
+            let names = connector.operations.map(\.name)
+            let suggestion = Self.suggestion(operationName, names)
+            throw DataConnectError(
+                kind: .usage,
+                description: "connector \(connectorID) has no operation \(operationName)\(suggestion); "
+                    + "`content query \(connectorID)` lists them")
+        }
+        return (connector, operation)
+    }
+
+    /// A connector by id.
+    ///
+    /// - Parameter id: The `connectorId`.
+    /// - Returns: The connector.
+    /// - Throws: ``DataConnectError`` of kind `usage`.
+    public func connector(_ id: String) throws -> Connector {
+        guard let connector = workspace.connector(id) else {
+            let ids = workspace.connectors.map(\.id)
+            throw DataConnectError(
+                kind: .usage,
+                description: "no connector \(id) in \(workspace.directory.path)\(Self.suggestion(id, ids)); "
+                    + "it has: \(ids.joined(separator: ", "))")
+        }
+        return connector
+    }
+
+    static func suggestion(_ word: String, _ candidates: [String]) -> String {
+        let lowered = candidates.first { $0.lowercased() == word.lowercased() }
+        return (lowered ?? closestName(word, candidates)).map { " (did you mean \($0)?)" } ?? ""
+    }
+
+    private static func closestName(_ word: String, _ candidates: [String]) -> String? {
+        candidates.min { distance(word, $0) < distance(word, $1) }.flatMap { distance(word, $0) <= 3 ? $0 : nil }
+    }
+
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased())
+        let b = Array(b.lowercased())
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
+    /// Runs one operation.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation.
+    ///   - connector: Its connector.
+    ///   - variables: Its variables, already typed.
+    /// - Returns: The result.
+    /// - Throws: ``DataConnectError``, or a transport failure.
+    public func run(_ operation: ConnectorOperation, in connector: Connector, variables: JSONObject) async throws
+        -> ContentResult
+    {
+        var response = try await context.transport.send(request(operation, in: connector, variables: variables))
+        if response.status == 401, let command = configuration.auth?.idTokenCommand {
+            context.logger.info("401: running auth.idTokenCommand for a fresh ID token and retrying once")
+            var refreshed = self
+            refreshed.idToken = try Self.runTokenCommand(command)
+            response = try await context.transport.send(
+                refreshed.request(operation, in: connector, variables: variables))
+        }
+        return try result(of: response, operation: operation, connector: connector)
+    }
+
+    /// The HTTP request for an operation; `--dry-run` prints it.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation.
+    ///   - connector: Its connector.
+    ///   - variables: Its variables.
+    /// - Returns: The request.
+    public func request(_ operation: ConnectorOperation, in connector: Connector, variables: JSONObject)
+        -> HTTPTransportRequest
+    {
+        let version = configuration.apiVersion?.rawValue ?? "v1"
+        let resource =
+            "projects/\(configuration.project)/locations/\(location)/services/\(service)/connectors/\(connector.id)"
+        let verb = operation.kind == .query ? "executeQuery" : "executeMutation"
+        var url = "\(baseURL)/\(version)/\(Self.encodePath(resource)):\(verb)"
+        if let key = configuration.auth?.apiKey?.value.nonEmpty {
+            url += "?key=" + (key.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? key)
+        }
+        var headers: HeaderFields = [
+            "Content-Type": "application/json",
+            "X-Goog-Api-Client": "gl-swift/6 fire/content-\(ContentVersion.current)",
+        ]
+        for (name, value) in (configuration.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers[name] = value
+        }
+        if let idToken { headers["X-Firebase-Auth-Token"] = idToken }
+        if let appCheck = configuration.auth?.appCheckToken?.value.nonEmpty {
+            headers["X-Firebase-AppCheck"] = appCheck
+        }
+        let body: JSONValue = .object([
+            "name": .string(resource),
+            "operationName": .string(operation.name),
+            "variables": .object(variables),
+        ])
+        return HTTPTransportRequest(
+            method: .post, url: url, headers: headers, body: Array(body.serialized()),
+            isRetryable: operation.kind == .query)
+    }
+
+    static func encodePath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":?#")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    /// Reads a response: `data` as the result, `errors` as diagnostics, `{"error": …}` as a failure.
+    func result(of response: HTTPTransportResponse, operation: ConnectorOperation, connector: Connector) throws
+        -> ContentResult
+    {
+        let url = context.redactor.redact(url: response.url)
+        let parsed = try? JSONParser().parse(response.body)
+        guard response.isSuccess else {
+            let error = parsed?["error"]
+            let status = error?["status"]?.stringValue.map { " \($0)" } ?? ""
+            let message = context.redactor.redact(
+                error?["message"]?.stringValue
+                    ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+                    .split(separator: "\n").first.map(String.init) ?? "")
+            var hint = ""
+            switch response.status {
+            case 404 where message.contains(operation.name) || message.lowercased().contains("operation"):
+                hint =
+                    "; the service does not have \(operation.name) of connector \(connector.id): the local workspace "
+                    + "and the deployed service differ (deploy the connector, or point the backend at an emulator "
+                    + "of this workspace)"
+            case 401:
+                hint = "; send a Firebase ID token (auth.idToken, or auth.idTokenCommand)"
+            case 403:
+                hint = "; the caller does not meet the operation's @auth (\(operation.auth))"
+            default:
+                break
+            }
+            throw DataConnectError(
+                kind: .httpStatus(response.status),
+                description: "\(operation.name): HTTP \(response.status)\(status) from \(url): \(message)\(hint)")
+        }
+        guard case .object(let body)? = parsed else {
+            throw DataConnectError(
+                kind: .malformedResponse, description: "\(operation.name): \(url) did not answer a JSON object")
+        }
+        let errors = body["errors"]?.arrayValue ?? []
+        let diagnostics = errors.map { error -> Diagnostic in
+            let path = error["path"]?.arrayValue?.map { element -> String in
+                element.stringValue ?? (element.jsonText)
+            }.joined(separator: ".")
+            let message = context.redactor.redact(error["message"]?.stringValue ?? error.jsonText)
+            return Diagnostic(.error, path.map { "\($0): \(message)" } ?? message)
+        }
+        let data = body["data"] ?? .null
+        if data == .null {
+            guard !errors.isEmpty else {
+                throw DataConnectError(
+                    kind: .malformedResponse, description: "\(operation.name): \(url) answered neither data nor errors")
+            }
+            throw DataConnectError(
+                kind: .operationFailed,
+                description: "\(operation.name) failed:\n"
+                    + diagnostics.map { "  \($0.message)" }.joined(separator: "\n"))
+        }
+        var metadata = ContentResult.Metadata(
+            httpStatus: response.status, duration: response.duration, diagnostics: diagnostics)
+        let itemsPath = operation.rootFields.count == 1 ? "data.\(operation.rootFields[0])" : "data"
+        metadata.itemsPath = try? JSONPath(parsing: itemsPath)
+        return ContentResult(body: .document(.object(body)), metadata: metadata)
+    }
+
+    /// Runs `auth.idTokenCommand` and returns its output, trimmed.
+    static func runTokenCommand(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        do {
+            try process.run()
+        } catch {
+            throw DataConnectError(kind: .configuration, description: "auth.idTokenCommand cannot run: \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, !token.isEmpty else {
+            throw DataConnectError(
+                kind: .configuration,
+                description: "auth.idTokenCommand exited with status \(process.terminationStatus) and "
+                    + (token.isEmpty ? "printed no token" : "output")
+                    + "; run it by hand to see why")
+        }
+        return token
+    }
+}
+
+extension String {
+    /// `nil` for an empty string: `${VAR:-}` in the configuration means "not set".
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,193 @@
+internal import ArgumentParser
+internal import ContentCommandLine
+internal import ContentConfig
+internal import ContentCore
+internal import ContentDataConnect
+internal import ContentJSON
+internal import ContentOutput
+internal import ContentRuntime
+internal import Foundation
+
+/// What `content query` and `content mutate` do: find the backend (or the built-in sample), then list,
+/// dry-run or run.
+struct DataConnectInvocation: Sendable {
+    let kind: ConnectorOperation.Kind
+    let options: GlobalOptions
+    let output: OutputOptions
+    let dataConnect: DataConnectOptions
+    let connector: String?
+    let operation: String?
+    let flags: [String]
+
+    static let registry = BackendRegistry([DataConnectPlugin.self])
+
+    func run() async throws {
+        try await withConfiguredBackend { session, configured, configuration in
+            // Listing and dry runs need the workspace, not the network or a token.
+            let offline = try DataConnectPlugin.makeDataConnectBackend(
+                name: configured.name, configuration: configuration,
+                context: BackendContext(transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory),
+                environment: options.environment, fetchToken: false)
+            let settings = try output.settings(
+                configuredFormat: session.configuration.output, environment: options.environment)
+            guard let connectorID = connector else {
+                try await printResult(Self.connectorList(offline.workspace), settings: settings)
+                return
+            }
+            guard let operationName = operation else {
+                try await printResult(Self.operationList(try offline.connector(connectorID)), settings: settings)
+                return
+            }
+            let (connector, operation) = try offline.resolve(connector: connectorID, operation: operationName)
+            guard operation.kind == kind else {
+                let verb = operation.kind == .query ? "query" : "mutate"
+                throw DataConnectError(
+                    kind: .usage,
+                    description: "\(operation.name) is a \(operation.kind.rawValue); run it with "
+                        + "`content \(verb) \(connector.id) \(operation.name)`")
+            }
+            let base = try Self.variablesObject(dataConnect.vars, signature: operation.signature)
+            let variables = try OperationVariables(operation: operation, enums: offline.workspace.schema.enums)
+                .parse(flags, base: base)
+            if dataConnect.dryRun {
+                StandardOutput.write(
+                    Self.curl(offline, operation: operation, connector: connector, variables: variables) + "\n")
+                return
+            }
+            try await session.withBackend(configured, logger: options.logger) { made in
+                guard let backend = made as? DataConnectBackend else { return }
+                let result = try await backend.run(operation, in: connector, variables: variables)
+                try await printResult(result, settings: settings)
+            }
+        }
+    }
+
+    /// The configured dataconnect backend, or the built-in sample when there is no configuration at all.
+    private func withConfiguredBackend(
+        _ body: @escaping @Sendable (ContentSession, ConfiguredBackend, DataConnectConfiguration) async throws -> Void
+    ) async throws {
+        let session = try options.session(registry: Self.registry)
+        let configured = session.configuration.backends.contains { $0.typeName == DataConnectPlugin.typeName }
+        if session.configuration.location == nil, !configured, dataConnect.backend == nil,
+            let sample = EmbeddedSample.dataConnect
+        {
+            StandardError.write(
+                "content: no configuration found; answering from the built-in movies sample "
+                    + "(`content config --help` shows how to configure a backend)")
+            let environment = options.environment.filter { $0.key != "FIREBASE_DATA_CONNECT_EMULATOR_HOST" }
+            try await sample { baseURL, workspace in
+                let text = """
+                    backends:
+                      movies-sample:
+                        type: dataconnect
+                        workspace: \(JSONValue.string(workspace).jsonText)
+                        project: content-sample
+                        emulator: \(baseURL)
+                    """
+                let configuration = try ConfigLoader(environment: environment).load(
+                    text: text, file: "<built-in sample>")
+                let embedded = ContentSession(
+                    configuration: configuration, registry: Self.registry, environment: environment)
+                let backend = try embedded.selectBackend(named: nil, type: DataConnectPlugin.typeName)
+                try await body(embedded, backend, try backend.section.decode(DataConnectConfiguration.self))
+            }
+            return
+        }
+        let backend = try session.selectBackend(named: dataConnect.backend, type: DataConnectPlugin.typeName)
+        try await body(session, backend, try backend.section.decode(DataConnectConfiguration.self))
+    }
+
+    /// `--vars '{…}'` or `--vars @file`.
+    static func variablesObject(_ argument: String?, signature: String) throws -> JSONObject {
+        guard let argument else { return JSONObject() }
+        var text = argument
+        if argument.hasPrefix("@") {
+            let path = String(argument.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw DataConnectError(kind: .usage, description: "--vars: cannot read \(path)")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        guard let object = (try? JSONParser().parse(text))?.objectValue else {
+            throw DataConnectError(
+                kind: .usage,
+                description: "--vars takes a JSON object, such as '{\"genre\":\"Sci-Fi\"}'\n  \(signature)")
+        }
+        return object
+    }
+
+    /// One row per connector.
+    static func connectorList(_ workspace: DataConnectWorkspace) -> ContentResult {
+        let rows = workspace.connectors.map { connector -> JSONValue in
+            .object([
+                "connector": .string(connector.id),
+                "queries": .number(JSONNumber(connector.operations.filter { $0.kind == .query }.count)),
+                "mutations": .number(JSONNumber(connector.operations.filter { $0.kind == .mutation }.count)),
+                "service": .string(workspace.serviceID),
+                "location": .string(workspace.location),
+            ])
+        }
+        return ContentResult(body: .document(.array(rows)))
+    }
+
+    /// One row per operation: kind, variables (with types, required and defaults) and auth.
+    static func operationList(_ connector: Connector) -> ContentResult {
+        let rows = connector.operations.map { operation -> JSONValue in
+            .object([
+                "operation": .string(operation.name),
+                "kind": .string(operation.kind.rawValue),
+                "variables": .string(variableSummary(operation)),
+                "auth": .string(
+                    operation.declaresAuth
+                        ? operation.auth.description : (connector.defaultAuth?.rawValue ?? "NO_ACCESS")),
+            ])
+        }
+        return ContentResult(body: .document(.array(rows)))
+    }
+
+    static func variableSummary(_ operation: ConnectorOperation) -> String {
+        operation.variables.map { variable in
+            "\(variable.name): \(variable.type)" + (variable.defaultValue.map { " = \($0.jsonText)" } ?? "")
+        }.joined(separator: ", ")
+    }
+
+    /// The request as a curl command that runs as-is, tokens as `$VARIABLES`.
+    static func curl(
+        _ backend: DataConnectBackend, operation: ConnectorOperation, connector: Connector, variables: JSONObject
+    ) -> String {
+        var placeholder = backend
+        if backend.idToken != nil || backend.configuration.auth?.idTokenCommand != nil {
+            placeholder.idToken = "$FIREBASE_ID_TOKEN"
+        }
+        var request = placeholder.request(operation, in: connector, variables: variables)
+        if backend.configuration.auth?.apiKey?.value.nonEmpty != nil, let query = request.url.firstIndex(of: "?") {
+            request.url = String(request.url[..<query]) + "?key=$FIREBASE_API_KEY"
+        }
+        var parts = ["curl", "-sS", "-X", "POST"]
+        for field in request.headers {
+            let value: String
+            switch field.name.lowercased() {
+            case "x-firebase-auth-token": value = "$FIREBASE_ID_TOKEN"
+            case "x-firebase-appcheck": value = "$FIREBASE_APP_CHECK_TOKEN"
+            default: value = field.value
+            }
+            // Placeholders go in double quotes so the shell expands them.
+            parts += ["-H", value.hasPrefix("$") ? "\"\(field.name): \(value)\"" : quote("\(field.name): \(value)")]
+        }
+        if let body = request.body { parts += ["--data-binary", quote(String(decoding: body, as: UTF8.self))] }
+        parts.append(request.url.contains("$") ? "\"\(request.url)\"" : quote(request.url))
+        return parts.joined(separator: " ")
+    }
+
+    /// Single-quotes a word for a POSIX shell.
+    static func quote(_ word: String) -> String {
+        "'" + word.replacing("'", with: "'\\''") + "'"
+    }
+}
+
+/// A transport for backends that only describe requests; sending is a programming error reported as such.
+private struct OfflineTransport: HTTPTransport {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        throw DataConnectError(kind: .configuration, description: "internal: an offline backend tried to send")
+    }
+}
