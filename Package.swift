@@ -94,10 +94,18 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ContentBackendResource",
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "ContentKit",
             dependencies: [
                 "ContentCore", "ContentConfig", "ContentRuntime", "ContentEmulator", "ContentBackendAEM",
-                "ContentBackendDataConnect",
+                "ContentBackendDataConnect", "ContentBackendResource",
             ]
         ),
         // What every command shares: global options, the exit-status table, error reporting.
@@ -118,6 +126,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // Test support shared by the test targets (a scripted transport); never linked into the product.
+        .target(name: "ContentTesting", dependencies: ["ContentCore"]),
 
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
         .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
@@ -155,7 +166,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ContentDataConnectTests", dependencies: ["ContentDataConnect", "ContentJSON"]),
-        .testTarget(name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON"]),
+        .testTarget(
+            name: "ContentBackendDataConnectTests",
+            dependencies: [
+                "ContentBackendDataConnect", "ContentDataConnect", "ContentCore", "ContentJSON", "ContentTesting",
+            ]
+        ),
+        .testTarget(
+            name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON", "ContentTesting"]),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
     ]
 )

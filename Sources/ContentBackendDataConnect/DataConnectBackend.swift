@@ -163,7 +163,9 @@ public struct DataConnectBackend: ContentBackend {
         let verb = operation.kind == .query ? "executeQuery" : "executeMutation"
         var url = "\(baseURL)/\(version)/\(Self.encodePath(resource)):\(verb)"
         if let key = configuration.auth?.apiKey?.value.nonEmpty {
-            url += "?key=" + (key.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? key)
+            var unreserved = CharacterSet.alphanumerics
+            unreserved.insert(charactersIn: "-._~")
+            url += "?key=" + (key.addingPercentEncoding(withAllowedCharacters: unreserved) ?? key)
         }
         var headers: HeaderFields = [
             "Content-Type": "application/json",
@@ -215,7 +217,10 @@ public struct DataConnectBackend: ContentBackend {
             case 401:
                 hint = "; send a Firebase ID token (auth.idToken, or auth.idTokenCommand)"
             case 403:
-                hint = "; the caller does not meet the operation's @auth (\(operation.auth))"
+                let policy =
+                    operation.declaresAuth
+                    ? operation.auth.description : connector.defaultAuth?.rawValue ?? AuthPolicy.Level.noAccess.rawValue
+                hint = "; the caller does not meet the operation's @auth (\(policy))"
             default:
                 break
             }

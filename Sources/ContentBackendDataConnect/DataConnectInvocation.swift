@@ -169,6 +169,9 @@ struct DataConnectInvocation: Sendable {
             switch field.name.lowercased() {
             case "x-firebase-auth-token": value = "$FIREBASE_ID_TOKEN"
             case "x-firebase-appcheck": value = "$FIREBASE_APP_CHECK_TOKEN"
+            case let name where Redactor.isSensitiveHeader(name):
+                // A credential from `headers:` shows as a variable named after its header.
+                value = "$" + field.name.uppercased().replacingOccurrences(of: "-", with: "_")
             default: value = field.value
             }
             // Placeholders go in double quotes so the shell expands them.

@@ -56,6 +56,11 @@ public struct OperationVariables: Sendable {
             }
             if value == nil {
                 let isBoolean = variable.type.namedType == "Boolean"
+                if index < flags.count, flags[index].hasPrefix("--"), !isBoolean {
+                    throw usage(
+                        "--\(name) needs a value of type \(variable.type) (use --\(name)=VALUE for one starting with --)"
+                    )
+                }
                 if index < flags.count, !(isBoolean && flags[index].hasPrefix("--")) {
                     value = flags[index]
                     index += 1
@@ -72,7 +77,7 @@ public struct OperationVariables: Sendable {
             if let values = given[variable.name] {
                 result[variable.name] = try coerce(values, as: variable.type, name: variable.name)
             } else if let value = base[variable.name] {
-                result[variable.name] = value
+                result[variable.name] = try checkJSON(value, as: variable.type, name: variable.name)
             } else if let defaultValue = variable.defaultValue {
                 result[variable.name] = defaultValue
             } else if variable.type.isRequired {
@@ -115,6 +120,29 @@ public struct OperationVariables: Sendable {
                 throw usage("--\(name) is a single \(typeName), but was given \(values.count) times")
             }
             return try scalar(text, typeName: typeName, name: name)
+        }
+    }
+
+    /// A value from `--vars`, checked against the declared type as strictly as a flag would be.
+    func checkJSON(_ value: JSONValue, as type: TypeReference, name: String) throws -> JSONValue {
+        switch type {
+        case .nonNull(let inner):
+            guard value != .null else { throw usage("--vars: \(name) is \(type) and cannot be null") }
+            return try checkJSON(value, as: inner, name: name)
+        case .list(let element):
+            if value == .null { return value }
+            guard let elements = value.arrayValue else { throw usage("--vars: \(name) is \(type), not a list") }
+            return .array(try elements.map { try checkJSON($0, as: element, name: name) })
+        case .named(let typeName):
+            if value == .null { return value }
+            switch (typeName, value) {
+            case ("Any", _): return value
+            case ("String", .string): return value
+            case (_, .object) where enums[typeName] == nil && ScalarType(builtIn: typeName) == nil: return value
+            case (_, .string(let text)): return try scalar(text, typeName: typeName, name: name)
+            case ("String", _): throw usage("--vars: \(name) is String, got \(value.jsonText)")
+            default: return try scalar(value.jsonText, typeName: typeName, name: name)
+            }
         }
     }
 

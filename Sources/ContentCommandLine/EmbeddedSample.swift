@@ -18,6 +18,9 @@ public enum EmbeddedSample {
     /// The Data Connect sample (the movies connector), when this build has one.
     @TaskLocal public static var dataConnect: WorkspaceRunner?
 
+    /// The sample adapters for `content request`, when this build has them.
+    @TaskLocal public static var resource: Runner?
+
     /// The Data Connect sample's workspace folder, for reading its operations without starting it.
     @TaskLocal public static var dataConnectWorkspace: String?
 }

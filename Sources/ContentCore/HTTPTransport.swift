@@ -63,6 +63,8 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     public var body: [UInt8]?
     /// Whether the transport may retry; defaults to the method's idempotency.
     public var isRetryable: Bool
+    /// A deadline for this exchange, retries and redirects included, shorter than the configured one.
+    public var timeout: Duration?
 
     /// Creates a request.
     ///
@@ -72,18 +74,21 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     ///   - headers: Header fields.
     ///   - body: The body.
     ///   - isRetryable: Whether retrying is safe; `nil` means "if the method is idempotent".
+    ///   - timeout: A deadline for this exchange, when shorter than the configured one.
     public init(
         method: Method = .get,
         url: String,
         headers: HeaderFields = [:],
         body: [UInt8]? = nil,
-        isRetryable: Bool? = nil
+        isRetryable: Bool? = nil,
+        timeout: Duration? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.isRetryable = isRetryable ?? method.isIdempotent
+        self.timeout = timeout
     }
 }
 

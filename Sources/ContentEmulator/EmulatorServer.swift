@@ -19,6 +19,8 @@ public struct EmulatorServer: Sendable {
         public var aemPort: Int
         /// The Data Connect port; 0 lets the system pick one.
         public var dataConnectPort: Int
+        /// The sample adapters' port; 0 lets the system pick one.
+        public var resourcePort: Int
         /// A database file to keep content in, or `nil` for memory.
         public var dataFile: String?
         /// The AEM tier and what it lets through.
@@ -33,6 +35,7 @@ public struct EmulatorServer: Sendable {
         ///   - host: The address to listen on.
         ///   - aemPort: The AEM port.
         ///   - dataConnectPort: The Data Connect port.
+        ///   - resourcePort: The sample adapters' port.
         ///   - dataFile: A database file, or `nil`.
         ///   - aem: The AEM tier and what it lets through.
         ///   - dataConnect: Data Connect seeding and CORS.
@@ -41,6 +44,7 @@ public struct EmulatorServer: Sendable {
             host: String = "127.0.0.1",
             aemPort: Int = 4503,
             dataConnectPort: Int = 9399,
+            resourcePort: Int = 10080,
             dataFile: String? = nil,
             aem: AEMEmulator.Options = AEMEmulator.Options(),
             dataConnect: DataConnectEmulator.Options = DataConnectEmulator.Options()
@@ -49,6 +53,7 @@ public struct EmulatorServer: Sendable {
             self.host = host
             self.aemPort = aemPort
             self.dataConnectPort = dataConnectPort
+            self.resourcePort = resourcePort
             self.dataFile = dataFile
             self.aem = aem
             self.dataConnect = dataConnect
@@ -115,9 +120,20 @@ public struct EmulatorServer: Sendable {
                     await onRunning("dataconnect", "http://\(host):\(port)", notes)
                 })
         }
+        let resourceDirectory = options.workspace.appendingPathComponent("resource")
+        if FileManager.default.fileExists(atPath: resourceDirectory.path) {
+            let emulator = try ResourceEmulator(directory: resourceDirectory)
+            let router = Router()
+            router.middlewares.add(RequestLogMiddleware(logger: logger))
+            emulator.addRoutes(to: router)
+            applications.append(
+                application(router, port: options.resourcePort, logger: logger) { port in
+                    await onRunning("resource", "http://\(host):\(port)", ["sample adapters under /mfp/api"])
+                })
+        }
         guard !applications.isEmpty else {
             throw EmulatorError.workspace(
-                "\(options.workspace.path) has neither aem/ nor a Data Connect workspace (firebase.json, "
+                "\(options.workspace.path) has neither aem/, resource/ nor a Data Connect workspace (firebase.json, "
                     + "dataconnect.yaml or dataconnect/dataconnect.yaml); point --workspace at a folder holding one"
             )
         }
@@ -197,6 +213,22 @@ extension EmulatorServer {
         _ body: @Sendable (_ baseURL: String) async throws -> Void
     ) async throws {
         let emulator = try await DataConnectEmulator(workspace: workspace)
+        let router = Router()
+        emulator.addRoutes(to: router)
+        try await withInProcess(router, body)
+    }
+
+    /// Runs the sample adapters inside this process on a free loopback port for the duration of `body`.
+    ///
+    /// - Parameters:
+    ///   - workspace: The workspace folder holding `resource/`.
+    ///   - body: What to do with the server's base URL.
+    /// - Throws: ``EmulatorError``, or what `body` throws.
+    public static func withInProcessResource(
+        workspace: URL,
+        _ body: @Sendable (_ baseURL: String) async throws -> Void
+    ) async throws {
+        let emulator = try ResourceEmulator(directory: workspace.appendingPathComponent("resource"))
         let router = Router()
         emulator.addRoutes(to: router)
         try await withInProcess(router, body)

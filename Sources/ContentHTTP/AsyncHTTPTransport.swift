@@ -77,7 +77,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let clock = ContinuousClock()
         let start = clock.now
-        let deadline = start + settings.totalTimeout
+        let deadline = start + min(settings.totalTimeout, request.timeout ?? settings.totalTimeout)
         var current = request
         var redirects = 0
         var retries = 0

@@ -1,5 +1,6 @@
 internal import ContentBackendAEM
 internal import ContentBackendDataConnect
+internal import ContentBackendResource
 public import ContentCore
 internal import ContentEmulator
 internal import Foundation
@@ -12,29 +13,19 @@ public enum BuiltInBackends {
     public static let registry = BackendRegistry([
         AEMPlugin.self,
         DataConnectPlugin.self,
+        ResourcePlugin.self,
     ])
 
     /// Runs the AEM emulator over the sample workspace in-process, for commands with no configuration.
-    ///
-    /// The sample is `./examples` when it is there, else the workspace this build was made from.
     public static let embeddedAEM:
         @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void = {
             body in
-            let local = URL(fileURLWithPath: "examples")
-            let workspace =
-                FileManager.default.fileExists(atPath: local.appendingPathComponent("aem").path)
-                ? local : EmulatorServer.sampleWorkspace
-            guard let workspace else {
-                throw EmulatorError.workspace("the built-in sample workspace is not available; configure a backend")
-            }
-            try await EmulatorServer.withInProcessAEM(workspace: workspace, body)
+            try await EmulatorServer.withInProcessAEM(workspace: try sampleWorkspace(holding: "aem"), body)
         }
 
     /// The sample Data Connect workspace folder: `./examples/dataconnect`, else the one this build came from.
     public static var sampleDataConnectWorkspace: String? {
-        let local = URL(fileURLWithPath: "examples/dataconnect")
-        if FileManager.default.fileExists(atPath: local.path) { return local.path }
-        return EmulatorServer.sampleWorkspace?.appendingPathComponent("dataconnect").path
+        (try? sampleWorkspace(holding: "dataconnect"))?.appendingPathComponent("dataconnect").path
     }
 
     /// Runs the Data Connect emulator over the sample movies workspace in-process, for commands with no
@@ -42,16 +33,28 @@ public enum BuiltInBackends {
     public static let embeddedDataConnect:
         @Sendable (_ body: @Sendable (_ baseURL: String, _ workspace: String) async throws -> Void) async throws ->
             Void = { body in
-                let local = URL(fileURLWithPath: "examples")
-                let workspace =
-                    FileManager.default.fileExists(atPath: local.appendingPathComponent("dataconnect").path)
-                    ? local : EmulatorServer.sampleWorkspace
-                guard let workspace else {
-                    throw EmulatorError.workspace("the built-in sample workspace is not available; configure a backend")
-                }
-                let folder = workspace.appendingPathComponent("dataconnect")
+                let folder = try sampleWorkspace(holding: "dataconnect").appendingPathComponent("dataconnect")
                 try await EmulatorServer.withInProcessDataConnect(workspace: folder) { baseURL in
                     try await body(baseURL, folder.path)
                 }
             }
+
+    /// Runs the sample adapters in-process, for `content request` with no configuration.
+    public static let embeddedResource:
+        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void = { body in
+            try await EmulatorServer.withInProcessResource(workspace: try sampleWorkspace(holding: "resource"), body)
+        }
+
+    /// The sample workspace with a service's folder: `./examples` when it is there, else the workspace this
+    /// build was made from.
+    static func sampleWorkspace(holding service: String) throws -> URL {
+        let local = URL(fileURLWithPath: "examples")
+        if FileManager.default.fileExists(atPath: local.appendingPathComponent(service).path) { return local }
+        guard let sample = EmulatorServer.sampleWorkspace,
+            FileManager.default.fileExists(atPath: sample.appendingPathComponent(service).path)
+        else {
+            throw EmulatorError.workspace("the built-in sample workspace is not available; configure a backend")
+        }
+        return sample
+    }
 }

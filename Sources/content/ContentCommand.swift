@@ -50,11 +50,13 @@ struct ContentCommand: AsyncParsableCommand {
             try await runInterruptibly {
                 try await EmbeddedSample.$aem.withValue(BuiltInBackends.embeddedAEM) {
                     try await EmbeddedSample.$dataConnect.withValue(BuiltInBackends.embeddedDataConnect) {
-                        var running = command
-                        if var asyncCommand = running as? any AsyncParsableCommand {
-                            try await asyncCommand.run()
-                        } else {
-                            try running.run()
+                        try await EmbeddedSample.$resource.withValue(BuiltInBackends.embeddedResource) {
+                            var running = command
+                            if var asyncCommand = running as? any AsyncParsableCommand {
+                                try await asyncCommand.run()
+                            } else {
+                                try running.run()
+                            }
                         }
                     }
                 }

@@ -29,6 +29,10 @@ struct ServeCommand: AsyncParsableCommand {
                             A new database is seeded from seed_data.gql beside dataconnect.yaml, or from --seed.
                             Caller identity comes from X-Firebase-Auth-Token, an unsigned JWT whose payload is
                             trusted as Firebase's own emulator does: for development only.
+              resource/     sample MobileFirst-style adapters under /mfp/api for `content request`:
+                            JavaAdapter users CRUD and echo, JSAdapter procedures taking params, binary
+                            bytes, an OAuth client-credentials token endpoint (az/v1/token) and a
+                            protected SecureAdapter (--resource-port, default 10080).
 
             It listens on loopback unless --host says otherwise, prints its URLs on stderr, and stops
             cleanly on Ctrl-C or SIGTERM. With --data, rows and fragments survive a restart.
@@ -60,6 +64,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("The Data Connect port; 0 picks a free one.", valueName: "port")
     )
     var dataConnectPort: Int = 9399
+
+    @Option(
+        name: .customLong("resource-port"),
+        help: ArgumentHelp("The sample adapters' port; 0 picks a free one.", valueName: "port")
+    )
+    var resourcePort: Int = 10080
 
     @Option(help: ArgumentHelp("Keep content in this SQLite file instead of memory.", valueName: "file"))
     var data: String?
@@ -97,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(aemPort) else { throw ValidationError("--aem-port must be 0 to 65535") }
+        guard (0...65535).contains(resourcePort) else { throw ValidationError("--resource-port must be 0 to 65535") }
         guard (0...65535).contains(dataConnectPort) else {
             throw ValidationError("--dataconnect-port must be 0 to 65535")
         }
@@ -128,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
                 host: host,
                 aemPort: aemPort,
                 dataConnectPort: dataConnectPort,
+                resourcePort: resourcePort,
                 dataFile: data,
                 aem: AEMEmulator.Options(
                     mode: mode.tier,

@@ -1,27 +1,10 @@
 import ContentCore
 import ContentJSON
+import ContentTesting
 import Foundation
 import Testing
 
 @testable import ContentBackendAEM
-
-/// A transport that answers from a closure and records what was sent.
-private final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent: [HTTPTransportRequest] = []
-    private let answer: @Sendable (HTTPTransportRequest) -> HTTPTransportResponse
-
-    init(_ answer: @escaping @Sendable (HTTPTransportRequest) -> HTTPTransportResponse) {
-        self.answer = answer
-    }
-
-    var requests: [HTTPTransportRequest] { lock.withLock { sent } }
-
-    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        lock.withLock { sent.append(request) }
-        return answer(request)
-    }
-}
 
 struct AEMBackendTests {
     private func backend(

@@ -49,11 +49,25 @@ struct ContentProcess {
         expecting expected: Set<String> = ["aem", "dataconnect"],
         _ body: ([String: String]) throws -> Void
     ) throws {
+        try withServices(arguments, workspace: workspace, expecting: expected) { services, _ in
+            try body(services)
+        }
+    }
+
+    /// Runs `content serve` on free ports for the duration of `body`, with each service's base URL by name and
+    /// its stderr as read so far (one line per request with `-v`).
+    static func withServices(
+        _ arguments: [String] = [],
+        workspace: URL? = nil,
+        expecting expected: Set<String> = ["aem", "dataconnect"],
+        _ body: ([String: String], ServeLog) throws -> Void
+    ) throws {
         let process = Process()
         process.executableURL = binary
         let folder = workspace ?? repository.appendingPathComponent("examples")
         process.arguments =
-            ["serve", "--aem-port", "0", "--dataconnect-port", "0", "--workspace", folder.path] + arguments
+            ["serve", "--aem-port", "0", "--dataconnect-port", "0", "--resource-port", "0", "--workspace", folder.path]
+            + arguments
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -62,21 +76,23 @@ struct ContentProcess {
             process.terminate()
             process.waitUntilExit()
         }
-        var collected = ""
+        let log = ServeLog(reading: stderr.fileHandleForReading)
+        log.wait(timeout: 60) { text in expected.isSubset(of: Set(Self.services(in: text).keys)) }
+        let found = Self.services(in: log.text)
+        #expect(expected.isSubset(of: Set(found.keys)), "content serve said: \(log.text)")
+        try body(found, log)
+    }
+
+    /// The base URL of each `content: NAME emulator on URL` line, by service name; only whole lines count.
+    static func services(in text: String) -> [String: String] {
         var services: [String: String] = [:]
-        while !expected.isSubset(of: Set(services.keys)) {
-            let chunk = stderr.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            collected += String(decoding: chunk, as: UTF8.self)
-            for line in collected.split(separator: "\n") {
-                guard let range = line.range(of: #"(\w+) emulator on (http://\S+)"#, options: .regularExpression)
-                else { continue }
-                let parts = line[range].split(separator: " ")
-                if parts.count == 4 { services[String(parts[0])] = String(parts[3]) }
-            }
+        for line in ServeLog.completeLines(of: text) {
+            guard let range = line.range(of: #"(\w+) emulator on (http://\S+)"#, options: .regularExpression)
+            else { continue }
+            let parts = line[range].split(separator: " ")
+            if parts.count == 4 { services[String(parts[0])] = String(parts[3]) }
         }
-        #expect(expected.isSubset(of: Set(services.keys)), "content serve said: \(collected)")
-        try body(services)
+        return services
     }
 
     /// Runs a bash script, for pipelines such as `content … | head -1`.
@@ -108,10 +124,13 @@ struct ContentProcess {
         process.standardError = stderr
         process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
-        // Read both pipes fully before waiting, so a chatty process cannot block on a full pipe.
+        // Read both pipes fully, stderr on another thread, so a chatty process cannot block on a full pipe.
+        let errorsBox = LockedData()
+        let reader = Thread { errorsBox.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errors = errorsBox.waitForValue()
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: output, as: UTF8.self),
@@ -143,5 +162,98 @@ struct Scratch {
 
     func remove() {
         try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// What `content serve` writes on stderr, read on a background thread for as long as the server runs, so that
+/// a test can look at the request lines `-v` logs while the server is still up.
+final class ServeLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let handle: FileHandle
+    private var bytes = Data()
+    private var ended = false
+
+    /// Starts reading a pipe until its end.
+    ///
+    /// - Parameter handle: The read end of the server's stderr.
+    init(reading handle: FileHandle) {
+        self.handle = handle
+        Thread { [self] in readToEnd() }.start()
+    }
+
+    private func readToEnd() {
+        while true {
+            let chunk = handle.availableData
+            condition.lock()
+            if chunk.isEmpty { ended = true } else { bytes.append(chunk) }
+            condition.broadcast()
+            condition.unlock()
+            if chunk.isEmpty { return }
+        }
+    }
+
+    /// Everything read so far.
+    var text: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The whole lines read so far.
+    var lines: [String] { Self.completeLines(of: text) }
+
+    /// The request lines of connector operations read so far: `POST /v1/…:executeQuery 200`.
+    var operationRequests: [String] { Self.operationRequests(in: text) }
+
+    /// Waits until `predicate` holds for the text read so far, the server's stderr ends, or `timeout` passes.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest wait, in seconds.
+    ///   - predicate: A condition on the text read so far.
+    /// - Returns: Whether the condition holds.
+    @discardableResult
+    func wait(timeout: TimeInterval = 30, until predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(String(decoding: bytes, as: UTF8.self)) {
+            if ended || !condition.wait(until: deadline) {
+                return predicate(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return true
+    }
+
+    /// The lines of a text that end with a newline; a line still being written is left out.
+    static func completeLines(of text: String) -> [String] {
+        guard let end = text.lastIndex(of: "\n") else { return [] }
+        return text[..<end].split(separator: "\n").map(String.init)
+    }
+
+    /// The lines of a text that log a connector operation request, with or without a query string.
+    static func operationRequests(in text: String) -> [String] {
+        completeLines(of: text).filter { line in
+            line.hasPrefix("POST ") && (line.contains(":executeQuery") || line.contains(":executeMutation"))
+        }
+    }
+}
+
+/// Bytes handed from a reader thread to the test, once.
+private final class LockedData: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func set(_ value: Data) {
+        condition.lock()
+        data = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitForValue() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data ?? Data()
     }
 }

@@ -22,9 +22,12 @@ struct ServeEndToEndTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let result = try ContentProcess.run(
-            ["serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0"], in: scratch.url)
+            [
+                "serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0",
+                "--resource-port", "0",
+            ], in: scratch.url)
         #expect(result.status == 3)
-        #expect(result.stderr.contains("has neither aem/ nor a Data Connect workspace"))
+        #expect(result.stderr.contains("has neither aem/, resource/ nor a Data Connect workspace"))
     }
 
     @Test func malformedFragmentIsReportedWithItsPosition() throws {
@@ -100,7 +103,10 @@ struct ServeEndToEndTests {
         let file = try scratch.write(
             "query oops @auth(level: PUBLIC) { movies { nope } }\n", to: "dataconnect/movies/oops.gql")
         let result = try ContentProcess.run(
-            ["serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0"], in: scratch.url)
+            [
+                "serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0",
+                "--resource-port", "0",
+            ], in: scratch.url)
         #expect(result.status == 3)
         #expect(result.stderr.contains("\(file.path):1:44:"), "\(result.stderr)")
     }

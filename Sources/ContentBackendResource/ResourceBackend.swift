@@ -1,0 +1,237 @@
+public import ContentCore
+internal import ContentJSON
+internal import Foundation
+internal import Logging
+
+/// Sends REST resource requests to adapters (`/adapters/{Adapter}/{path}`) or any URL, in the style of
+/// MobileFirst's `WLResourceRequest`, with the configured headers, timeout and authentication.
+public struct ResourceBackend: ContentBackend {
+    /// The backend's name.
+    public let name: String
+    let configuration: ResourceConfiguration
+    let context: BackendContext
+    let tokens: OAuthTokenSource?
+
+    /// Creates a backend.
+    ///
+    /// - Parameters:
+    ///   - name: The backend's name.
+    ///   - configuration: Its settings.
+    ///   - context: Transport and shared settings.
+    ///   - environment: Where the token cache directory comes from.
+    /// - Throws: ``ResourceError`` for a URL without scheme or host, or incomplete OAuth settings.
+    public init(
+        name: String, configuration: ResourceConfiguration, context: BackendContext,
+        environment: [String: String] = [:]
+    ) throws {
+        guard let components = URLComponents(string: configuration.url), let scheme = components.scheme,
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else {
+            throw ResourceError(
+                kind: .configuration,
+                description: "backend '\(name)': url '\(configuration.url)' needs a scheme and a host, such as "
+                    + "https://mfp.example.com/mfp/api")
+        }
+        self.name = name
+        self.configuration = configuration
+        self.context = context
+        if let auth = configuration.auth, auth.type == .oauthClientCredentials {
+            guard let tokenURL = auth.tokenURL, let clientID = auth.clientId, let secret = auth.clientSecret?.value
+            else {
+                throw ResourceError(
+                    kind: .configuration,
+                    description: "backend '\(name)': auth type oauth-client-credentials needs tokenURL, clientId "
+                        + "and clientSecret")
+            }
+            tokens = OAuthTokenSource(
+                settings: .init(
+                    tokenURL: Self.resolve(tokenURL, against: configuration.url), clientID: clientID,
+                    clientSecret: secret, scope: auth.scope),
+                transport: context.transport, redactor: context.redactor, environment: environment)
+        } else {
+            tokens = nil
+        }
+    }
+
+    /// Runs `METHOD /path` (or just `/path` for GET), the request's variables as query parameters.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The JSON response, with its items at the top-level array or the first array-valued field.
+    /// - Throws: ``ResourceError``, or a transport failure.
+    public func execute(_ request: ContentRequest) async throws -> ContentResult {
+        let words = request.operation.split(separator: " ", maxSplits: 1).map(String.init)
+        let method = words.count == 2 ? HTTPTransportRequest.Method(rawValue: words[0]) : .get
+        let target = words.count == 2 ? words[1] : request.operation
+        let query = request.variables.members.map { member in
+            (name: member.key, value: member.value.stringValue ?? member.value.jsonText)
+        }
+        let response = try await send(ResourceRequest(method: method, target: target, query: query))
+        try Self.requireSuccess(response, redactor: context.redactor)
+        return try Self.result(of: response, items: nil)
+    }
+
+    /// Sends a request; with OAuth, a 401 fetches a new token and sends it once more.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The response, whatever its status.
+    /// - Throws: ``ResourceError``, or a transport failure.
+    public func send(_ request: ResourceRequest) async throws -> HTTPTransportResponse {
+        let token = try await tokens?.accessToken()
+        let response = try await context.transport.send(try httpRequest(request, bearer: token))
+        guard response.status == 401, let tokens, let token else { return response }
+        context.logger.info("401 with a cached token: fetching a new one from the token endpoint and retrying once")
+        let fresh = try await tokens.accessToken(replacing: token)
+        return try await context.transport.send(try httpRequest(request, bearer: fresh))
+    }
+
+    /// The HTTP request for a resource request; `--dry-run` prints it.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - bearer: An OAuth access token, when there is one.
+    /// - Returns: The HTTP request.
+    /// - Throws: ``ResourceError`` of kind `usage` for unfilled or unknown path parameters.
+    public func httpRequest(_ request: ResourceRequest, bearer: String? = nil) throws -> HTTPTransportRequest {
+        var path = request.target
+        for parameter in request.pathParameters {
+            let placeholder = "{\(parameter.name)}"
+            guard path.contains(placeholder) else {
+                throw ResourceError(
+                    kind: .usage, description: "--path \(parameter.name): \(request.target) has no \(placeholder)")
+            }
+            path = path.replacingOccurrences(of: placeholder, with: PercentEncoding.encode(parameter.value))
+        }
+        if let open = path.firstIndex(of: "{"), let close = path[open...].firstIndex(of: "}") {
+            let name = path[path.index(after: open)..<close]
+            throw ResourceError(
+                kind: .usage, description: "\(request.target) has {\(name)}: give it with --path \(name)=VALUE")
+        }
+        var url = Self.resolve(path, against: configuration.url)
+        var query = request.query
+        var body = request.body
+        if let params = request.params {
+            // A JavaScript adapter reads its ordered arguments from `params`: the query on GET, the form otherwise.
+            if request.method == .get || request.method == .head || request.method == .delete {
+                query.append((name: "params", value: params.jsonText))
+            } else {
+                switch body {
+                case .form(let fields)?: body = .form(fields + [(name: "params", value: params.jsonText)])
+                case nil: body = .form([(name: "params", value: params.jsonText)])
+                default:
+                    throw ResourceError(
+                        kind: .usage,
+                        description: "--params goes in a form body on \(request.method); drop --json/--data")
+                }
+            }
+        }
+        if !query.isEmpty { url += (url.contains("?") ? "&" : "?") + PercentEncoding.pairs(query) }
+        var headers = HeaderFields()
+        for (name, value) in (configuration.headers ?? [:]).sorted(by: { $0.key < $1.key }) { headers[name] = value }
+        var bytes: [UInt8]?
+        switch body {
+        case .form(let fields)?:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            bytes = Array(PercentEncoding.pairs(fields).utf8)
+        case .json(let value)?:
+            headers["Content-Type"] = "application/json"
+            bytes = Array(value.serialized())
+        case .raw(let data, let contentType)?:
+            headers["Content-Type"] = contentType ?? "application/octet-stream"
+            bytes = data
+        case nil:
+            break
+        }
+        switch configuration.auth?.type ?? .none {
+        case .none, .oauthClientCredentials:
+            if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
+        case .basic:
+            let user = configuration.auth?.username ?? ""
+            let password = configuration.auth?.password?.value ?? ""
+            headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        case .bearer:
+            if let token = configuration.auth?.token?.value { headers["Authorization"] = "Bearer \(token)" }
+        }
+        for header in request.headers { headers[header.name] = header.value }
+        let timeout = request.timeout ?? configuration.timeout?.duration
+        return HTTPTransportRequest(method: request.method, url: url, headers: headers, body: bytes, timeout: timeout)
+    }
+
+    /// A path resolved against the base URL: `/adapters/X` under `https://host/mfp/api` is
+    /// `https://host/mfp/api/adapters/X`; an absolute URL stays as it is.
+    static func resolve(_ target: String, against base: String) -> String {
+        if target.contains("://") { return target }
+        let trimmedBase = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return trimmedBase + (target.hasPrefix("/") ? target : "/" + target)
+    }
+
+    /// Throws for a non-2xx response: the status and the body's first line.
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - redactor: Masks secrets in the URL and body.
+    /// - Throws: ``ResourceError`` of kind `httpStatus`.
+    public static func requireSuccess(_ response: HTTPTransportResponse, redactor: Redactor) throws {
+        guard !response.isSuccess else { return }
+        let firstLine =
+            String(decoding: response.body.prefix(500), as: UTF8.self).split(separator: "\n").first.map(String.init)
+            ?? ""
+        var hint = ""
+        switch response.status {
+        case 401: hint = "; check the backend's auth settings"
+        case 403: hint = "; the credentials lack the scope or role this resource needs"
+        case 404: hint = "; check the adapter name and path"
+        default: break
+        }
+        throw ResourceError(
+            kind: .httpStatus(response.status),
+            description: "HTTP \(response.status) from \(redactor.redact(url: response.url))"
+                + (firstLine.isEmpty ? "" : ": \(redactor.redact(firstLine))") + hint)
+    }
+
+    /// Whether a response is JSON by its content type.
+    ///
+    /// - Parameter response: The response.
+    /// - Returns: Whether to decode it as JSON.
+    public static func isJSON(_ response: HTTPTransportResponse) -> Bool {
+        let type = (response.headers["Content-Type"] ?? "").lowercased()
+        return type.hasPrefix("application/json") || type.contains("+json")
+    }
+
+    /// Whether a response is text by its content type.
+    ///
+    /// - Parameter response: The response.
+    /// - Returns: Whether it is text.
+    public static func isText(_ response: HTTPTransportResponse) -> Bool {
+        let type = (response.headers["Content-Type"] ?? "").lowercased()
+        return type.hasPrefix("text/") || type.contains("xml") || type.contains("javascript")
+    }
+
+    /// A JSON response as a result, with items at `items`, else the top-level array, else the first
+    /// array-valued field.
+    ///
+    /// - Parameters:
+    ///   - response: A JSON response.
+    ///   - items: An items path from `--items`.
+    /// - Returns: The result.
+    /// - Throws: ``ResourceError`` of kind `malformedResponse`.
+    public static func result(of response: HTTPTransportResponse, items: String?) throws -> ContentResult {
+        let document: JSONValue
+        do {
+            document = try JSONParser().parse(response.body)
+        } catch {
+            throw ResourceError(
+                kind: .malformedResponse,
+                description: "\(response.url): malformed JSON at line \(error.line), column \(error.column): "
+                    + error.message)
+        }
+        var metadata = ContentResult.Metadata(httpStatus: response.status, duration: response.duration)
+        if let items {
+            metadata.itemsPath = try? JSONPath(parsing: items)
+        } else if case .object(let object) = document,
+            let field = object.members.first(where: { $0.value.arrayValue != nil })
+        {
+            metadata.itemsPath = try? JSONPath(parsing: "[\(JSONValue.string(field.key).jsonText)]")
+        }
+        return ContentResult(body: .document(document), metadata: metadata)
+    }
+}
