@@ -173,6 +173,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ContentBackendResourceTests",
+            dependencies: ["ContentBackendResource", "ContentCore", "ContentJSON", "ContentTesting"]
+        ),
+        .testTarget(
             name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON", "ContentTesting"]),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
     ]

@@ -24,7 +24,7 @@ public struct ResourceBackend: ContentBackend {
         name: String, configuration: ResourceConfiguration, context: BackendContext,
         environment: [String: String] = [:]
     ) throws {
-        guard let components = URLComponents(string: configuration.url), let scheme = components.scheme,
+        guard let components = URLComponents(string: configuration.url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", components.host?.isEmpty == false
         else {
             throw ResourceError(
@@ -76,7 +76,8 @@ public struct ResourceBackend: ContentBackend {
     /// - Returns: The response, whatever its status.
     /// - Throws: ``ResourceError``, or a transport failure.
     public func send(_ request: ResourceRequest) async throws -> HTTPTransportResponse {
-        let token = try await tokens?.accessToken()
+        // Credentials go only to the configured origin, never to another host named by an absolute URL.
+        let token = sendsCredentials(to: request.target) ? try await tokens?.accessToken() : nil
         let response = try await context.transport.send(try httpRequest(request, bearer: token))
         guard response.status == 401, let tokens, let token else { return response }
         context.logger.info("401 with a cached token: fetching a new one from the token endpoint and retrying once")
@@ -141,9 +142,10 @@ public struct ResourceBackend: ContentBackend {
         case nil:
             break
         }
-        switch configuration.auth?.type ?? .none {
+        let credentials = sendsCredentials(to: request.target)
+        switch credentials ? configuration.auth?.type ?? .none : .none {
         case .none, .oauthClientCredentials:
-            if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
+            if let bearer, credentials { headers["Authorization"] = "Bearer \(bearer)" }
         case .basic:
             let user = configuration.auth?.username ?? ""
             let password = configuration.auth?.password?.value ?? ""
@@ -156,10 +158,33 @@ public struct ResourceBackend: ContentBackend {
         return HTTPTransportRequest(method: request.method, url: url, headers: headers, body: bytes, timeout: timeout)
     }
 
+    /// Whether the configured credentials go with a request: for paths, and for absolute URLs of the
+    /// configured origin.
+    func sendsCredentials(to target: String) -> Bool {
+        guard Self.isAbsoluteURL(target) else { return true }
+        return Self.origin(target) == Self.origin(configuration.url)
+    }
+
+    /// Whether a target starts with a URL scheme (`https://…`), rather than being a path.
+    ///
+    /// - Parameter target: A path or URL.
+    /// - Returns: Whether it is an absolute URL.
+    public static func isAbsoluteURL(_ target: String) -> Bool {
+        target.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*://"#, options: .regularExpression) != nil
+    }
+
+    static func origin(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased()
+        else { return nil }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
+    }
+
     /// A path resolved against the base URL: `/adapters/X` under `https://host/mfp/api` is
     /// `https://host/mfp/api/adapters/X`; an absolute URL stays as it is.
     static func resolve(_ target: String, against base: String) -> String {
-        if target.contains("://") { return target }
+        if isAbsoluteURL(target) { return target }
         let trimmedBase = base.hasSuffix("/") ? String(base.dropLast()) : base
         return trimmedBase + (target.hasPrefix("/") ? target : "/" + target)
     }
@@ -230,7 +255,7 @@ public struct ResourceBackend: ContentBackend {
         } else if case .object(let object) = document,
             let field = object.members.first(where: { $0.value.arrayValue != nil })
         {
-            metadata.itemsPath = try? JSONPath(parsing: "[\(JSONValue.string(field.key).jsonText)]")
+            metadata.itemsPath = JSONPath([.member(field.key)])
         }
         return ContentResult(body: .document(document), metadata: metadata)
     }

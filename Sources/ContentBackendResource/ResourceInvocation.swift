@@ -19,7 +19,7 @@ struct ResourceInvocation: Sendable {
         let options = command.options
         let session = try options.session(registry: Self.registry)
         let configured = session.configuration.backends.contains { $0.typeName == ResourcePlugin.typeName }
-        let isAbsolute = request.target.contains("://")
+        let isAbsolute = ResourceBackend.isAbsoluteURL(request.target)
         if command.backend == nil, !configured, isAbsolute {
             // Like curl: an absolute URL needs no configuration.
             try await withAdHocBackend(session: session, url: request.target)
@@ -72,7 +72,11 @@ struct ResourceInvocation: Sendable {
                 context: BackendContext(transport: DryRunTransport()))
             let bearer = configuration.auth?.type == .oauthClientCredentials ? "$ACCESS_TOKEN" : nil
             let outgoing = try offline.httpRequest(request, bearer: bearer)
-            StandardOutput.write(Self.curl(outgoing, auth: configuration.auth) + "\n")
+            let userAuthorization = request.headers.contains { $0.name.lowercased() == "authorization" }
+            StandardOutput.write(
+                Self.curl(
+                    outgoing, auth: offline.sendsCredentials(to: request.target) ? configuration.auth : nil,
+                    userAuthorization: userAuthorization) + "\n")
             return
         }
         let settings = try command.output.settings(
@@ -84,7 +88,7 @@ struct ResourceInvocation: Sendable {
             guard let backend = made as? ResourceBackend else { return }
             let response = try await backend.send(request)
             if include {
-                StandardError.write("HTTP \(response.status) \(response.url)")
+                StandardError.write("HTTP \(response.status) \(backend.context.redactor.redact(url: response.url))")
                 for field in response.headers {
                     StandardError.write(
                         "\(field.name): \(backend.context.redactor.redactHeader(name: field.name, value: field.value))")
@@ -108,16 +112,19 @@ struct ResourceInvocation: Sendable {
     }
 
     /// The request as a curl command that runs as-is; credentials appear as `$VARIABLES`.
-    static func curl(_ request: HTTPTransportRequest, auth: ResourceConfiguration.Auth?) -> String {
+    static func curl(
+        _ request: HTTPTransportRequest, auth: ResourceConfiguration.Auth?, userAuthorization: Bool = false
+    ) -> String {
         var parts = ["curl", "-sS"]
         if request.method != .get { parts += ["-X", request.method.rawValue] }
         for field in request.headers {
             if field.name.lowercased() == "authorization" {
-                switch auth?.type ?? .none {
+                // A header given on the command line or in `headers:` is shown as a variable of its own.
+                switch userAuthorization ? .none : auth?.type ?? .none {
                 case .basic: parts += ["-u", "\"\(auth?.username ?? ""):$RESOURCE_PASSWORD\""]
                 case .bearer: parts += ["-H", "\"Authorization: Bearer $RESOURCE_TOKEN\""]
                 case .oauthClientCredentials: parts += ["-H", "\"Authorization: Bearer $ACCESS_TOKEN\""]
-                case .none: parts += ["-H", quote("\(field.name): \(field.value)")]
+                case .none: parts += ["-H", "\"Authorization: $AUTHORIZATION\""]
                 }
                 continue
             }

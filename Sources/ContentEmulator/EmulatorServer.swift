@@ -123,7 +123,7 @@ public struct EmulatorServer: Sendable {
         let resourceDirectory = options.workspace.appendingPathComponent("resource")
         if FileManager.default.fileExists(atPath: resourceDirectory.path) {
             let emulator = try ResourceEmulator(directory: resourceDirectory)
-            let router = Router()
+            let router = Router(options: .autoGenerateHeadEndpoints)
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
             applications.append(
@@ -229,7 +229,7 @@ extension EmulatorServer {
         _ body: @Sendable (_ baseURL: String) async throws -> Void
     ) async throws {
         let emulator = try ResourceEmulator(directory: workspace.appendingPathComponent("resource"))
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         emulator.addRoutes(to: router)
         try await withInProcess(router, body)
     }
