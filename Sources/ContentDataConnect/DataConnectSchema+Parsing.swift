@@ -38,6 +38,7 @@ extension DataConnectSchema {
             )]
         var declaredKey: [String]?
         var tableUniques: [[String]]
+        var tableIndexes: [[String]] = []
         /// Fields whose types cannot be stored, found while reading the declaration.
         var problems: [DataConnectWorkspaceError] = []
     }
@@ -144,6 +145,9 @@ extension DataConnectSchema {
                 if columns == table.key || table.uniques.contains(columns) {
                     table.references[index].isUnique = true
                 }
+            }
+            table.indexes = entry.tableIndexes.map { fields in
+                fields.flatMap { field in table.reference(field)?.columns.map(\.local) ?? [field] }
             }
             for reference in table.references where reference.isUnique {
                 let columns = reference.columns.map(\.local)
@@ -255,15 +259,20 @@ extension DataConnectSchema {
             )
             var references: [(String, String, Bool, Bool, [String]?, [String]?, SourcePosition)] = []
             var tableUniques: [[String]] = []
+            var tableIndexes: [[String]] = []
             var problems: [DataConnectWorkspaceError] = []
             for directive in object.directives where directive.name.value == "unique" {
                 if let fields = GraphQLText.strings(directive, "fields") { tableUniques.append(fields) }
+            }
+            for directive in object.directives where directive.name.value == "index" {
+                if let fields = GraphQLText.strings(directive, "fields") { tableIndexes.append(fields) }
             }
             for field in object.fields {
                 let (named, isList, isRequired) = GraphQLText.unwrap(field.type)
                 let name = field.name.value
                 let directive = { (name: String) in field.directives.first { $0.name.value == name } }
                 let position = GraphQLText.position(field.loc, path: path)
+                if directive("index") != nil { tableIndexes.append([name]) }
                 if tableNames.contains(named) && !isList {
                     let ref = directive("ref")
                     references.append(
@@ -329,6 +338,7 @@ extension DataConnectSchema {
                 },
                 declaredKey: declaredKey,
                 tableUniques: tableUniques,
+                tableIndexes: tableIndexes,
                 problems: problems
             )
         }

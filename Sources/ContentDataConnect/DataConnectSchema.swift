@@ -102,6 +102,8 @@ extension DataConnectSchema {
         public var key: [String]
         /// Unique constraints, as column field names.
         public var uniques: [[String]]
+        /// Indexes (`@index` on fields and on the type), as column field names.
+        public var indexes: [[String]] = []
         /// Relation fields other tables' references add to this one.
         public var relations: [Relation]
         /// Where the type is declared.

@@ -5,6 +5,10 @@ internal import GraphQL
 enum GraphQLText {
     /// Parses a file, turning a syntax error into a positioned workspace error.
     static func parse(_ text: String, path: String) throws(DataConnectWorkspaceError) -> Document {
+        if let depth = GraphQLNesting.depth(text) {
+            throw DataConnectWorkspaceError(
+                file: path, "nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed")
+        }
         do {
             return try GraphQL.parse(source: Source(body: text, name: path))
         } catch let error as GraphQLError {

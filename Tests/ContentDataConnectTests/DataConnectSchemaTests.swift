@@ -470,6 +470,16 @@ struct DataConnectSchemaTests {
         #expect(schema.table("Poster")?.uniques == [["movieId"]])
     }
 
+    @Test func indexDirectivesOnFieldsAndTypesBecomeIndexes() throws {
+        let schema = try parse(
+            """
+            type Movie @table @index(fields: ["title", "studio"]) { title: String @index, year: Int, studio: Studio }
+            type Studio @table { name: String }
+            """)
+        #expect(schema.table("Movie")?.indexes == [["title", "studioId"], ["title"]])
+        #expect(try exampleSchema().table("Movie")?.indexes == [["genre"]])
+    }
+
     @Test func irregularPluralsKeepTheCaseOfTheirWord() {
         #expect(DataConnectNaming.plural("salesperson") == "salespeople")
         #expect(DataConnectNaming.plural("favoritePerson") == "favoritePeople")

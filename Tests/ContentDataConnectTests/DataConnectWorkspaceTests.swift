@@ -501,4 +501,14 @@ private struct ScratchFolder {
     func remove() {
         try? FileManager.default.removeItem(at: url)
     }
+
+    @Test func operationsNestedTooDeeplyAreRefusedBeforeParsing() {
+        let text = "query deep " + String(repeating: "{ movies ", count: 5_000) + String(repeating: "}", count: 5_000)
+        do {
+            _ = try ConnectorOperation.parse(text, path: "deep.gql")
+            Issue.record("expected the operation to be refused")
+        } catch {
+            #expect(error.description == "deep.gql: nests 5000 levels deep; at most 64 are allowed")
+        }
+    }
 }

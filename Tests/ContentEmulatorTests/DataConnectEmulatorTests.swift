@@ -325,4 +325,32 @@ struct DataConnectEmulatorTests {
         }
         try? FileManager.default.removeItem(at: folder)
     }
+
+    @Test func hostileRequestsGetClearErrorsNeverACrash() async throws {
+        try await DataConnectHarness.run { client in
+            // Nesting deep enough to exhaust a recursive parser's stack is refused before parsing.
+            let deep = String(repeating: "{", count: 20_000) + String(repeating: "}", count: 20_000)
+            let nested = try await client.graphql("query \(deep)")
+            #expect(nested.status == 400)
+            #expect(nested.json?["error"]?["message"]?.stringValue?.contains("nests 20000 levels deep") == true)
+            // Odd operation names are simply unknown.
+            for name in ["\u{0}", String(repeating: "x", count: 100_000), "listMovies\"}", "../../etc/passwd"] {
+                let body = JSONValue.object(["operationName": .string(name)]).jsonText
+                let exchange = try await client.http.post(
+                    "\(client.service)/connectors/movies:executeQuery", json: body)
+                #expect(exchange.status == 404)
+                #expect(exchange.json?["error"]?["status"] == .string("NOT_FOUND"))
+            }
+            // Variables nested past the JSON parser's limit are malformed JSON, not a crash.
+            let deepVariables = String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000)
+            let malformed = try await client.query("listMovies", variables: deepVariables)
+            #expect(malformed.status == 400)
+            // A body past 16 MiB is refused as too large.
+            let huge =
+                #"{"operationName":"listMovies","variables":{"pad":""# + String(repeating: "a", count: 17 << 20)
+                + #""}}"#
+            let tooLarge = try await client.http.post("\(client.service)/connectors/movies:executeQuery", json: huge)
+            #expect(tooLarge.status == 413)
+        }
+    }
 }

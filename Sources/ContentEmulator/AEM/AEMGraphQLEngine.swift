@@ -1,3 +1,4 @@
+internal import ContentDataConnect
 internal import ContentJSON
 internal import Foundation
 internal import GraphQL
@@ -42,8 +43,8 @@ struct AEMGraphQLEngine: Sendable {
     /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
     func execute(query: String, variables: JSONObject, operationName: String?) async -> JSONValue {
         // The parser recurses per nesting level; refuse absurd depths before it sees them.
-        if let depth = Self.nestingDepth(query), depth > Self.maxNesting {
-            let message = "the query nests \(depth) levels deep; at most \(Self.maxNesting) are allowed"
+        if let depth = GraphQLNesting.depth(query), depth > GraphQLNesting.limit {
+            let message = "the query nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed"
             return .object(["errors": .array([.object(["message": .string(message)])])])
         }
         var values: [String: Map] = [:]
@@ -92,37 +93,6 @@ struct AEMGraphQLEngine: Sendable {
             }
         }
         return try GraphQLSchema(query: built.queryType, types: [references])
-    }
-
-    static let maxNesting = 64
-
-    /// The deepest `{`/`(`/`[` nesting outside strings and comments, or `nil` when it is shallow enough
-    /// not to matter.
-    static func nestingDepth(_ query: String) -> Int? {
-        var depth = 0
-        var deepest = 0
-        var inString = false
-        var inComment = false
-        var previous: UInt8 = 0
-        for byte in query.utf8 {
-            if inComment {
-                if byte == 0x0A { inComment = false }
-            } else if inString {
-                if byte == UInt8(ascii: "\"") && previous != UInt8(ascii: "\\") { inString = false }
-            } else {
-                switch byte {
-                case UInt8(ascii: "#"): inComment = true
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
-                    depth += 1
-                    deepest = max(deepest, depth)
-                case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"): depth -= 1
-                default: break
-                }
-            }
-            previous = byte
-        }
-        return deepest > maxNesting ? deepest : nil
     }
 
     // MARK: - Resolvers

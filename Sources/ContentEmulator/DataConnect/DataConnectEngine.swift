@@ -102,6 +102,10 @@ struct DataConnectEngine: Sendable {
     }
 
     static func parseAndValidate(_ text: String, path: String, schema: GraphQLSchema) throws -> Document {
+        if let depth = GraphQLNesting.depth(text) {
+            throw DataConnectWorkspaceError(
+                file: path, "nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed")
+        }
         let document: Document
         do {
             document = try parse(source: Source(body: text, name: path))
@@ -183,6 +187,10 @@ struct DataConnectEngine: Sendable {
 
     /// Runs any GraphQL text with full access, as the service's admin `:executeGraphql` does.
     func executeAdmin(query: String, operationName: String?, variables: JSONObject) async -> Outcome {
+        if let depth = GraphQLNesting.depth(query) {
+            return .failure(
+                .invalid("the query nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed"))
+        }
         let document: Document
         do {
             document = try parse(source: Source(body: query, name: "request"))

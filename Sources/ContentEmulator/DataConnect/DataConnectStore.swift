@@ -56,6 +56,12 @@ struct DataConnectStore: Sendable {
                 }
                 for table in schema.tables {
                     try db.execute(sql: Self.createStatement(table, in: schema))
+                    for (number, fields) in table.indexes.enumerated() {
+                        let columns = fields.map { Self.quote(table.column($0)?.sqlName ?? $0) }.joined(separator: ", ")
+                        try db.execute(
+                            sql: "CREATE INDEX \(Self.quote("\(table.sqlName)_\(number)_idx")) ON "
+                                + "\(Self.quote(table.sqlName)) (\(columns))")
+                    }
                 }
                 try db.execute(sql: "CREATE TABLE \(Self.metadataTable) (fingerprint TEXT NOT NULL)")
                 try db.execute(sql: "INSERT INTO \(Self.metadataTable) VALUES (?)", arguments: [fingerprint])
