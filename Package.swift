@@ -7,6 +7,11 @@ let package = Package(
     products: [
         .executable(name: "content", targets: ["content"]),
         .library(name: "ContentKit", targets: ["ContentKit"]),
+        // The core types, the JSON document and the output formats, for the benchmark package and for tools
+        // of their own.
+        .library(name: "ContentCore", targets: ["ContentCore"]),
+        .library(name: "ContentJSON", targets: ["ContentJSON"]),
+        .library(name: "ContentOutput", targets: ["ContentOutput"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

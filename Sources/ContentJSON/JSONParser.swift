@@ -291,7 +291,11 @@ struct JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 guard let string = String(validating: utf8, as: UTF8.self) else {
-                    throw error("a string holds bytes that are not valid UTF-8", at: open)
+                    // Escapes are ASCII, so the first bad byte of the source is the one to point at.
+                    let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                    let offset = invalidUTF8Offset(raw)
+                    throw error(
+                        "a string holds bytes that are not valid UTF-8", at: offset < raw.count ? start + offset : open)
                 }
                 index += 1
                 return string

@@ -31,15 +31,20 @@ struct ContentCommand: AsyncParsableCommand {
     }
 
     static func main() async {
+        EmbeddedSample.install(
+            EmbeddedSample.Samples(
+                aem: BuiltInBackends.embeddedAEM,
+                dataConnect: BuiltInBackends.embeddedDataConnect,
+                dataConnectWorkspace: BuiltInBackends.sampleDataConnectWorkspace,
+                resource: BuiltInBackends.embeddedResource
+            )
+        )
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") || arguments.contains("-h") {
             // An operation's own flags come from its .gql, which the static command tree cannot know.
             for entry in BuiltInBackends.registry.entries {
                 guard let contributing = entry.plugin as? any CommandContributing.Type else { continue }
-                let help = await EmbeddedSample.$dataConnectWorkspace.withValue(
-                    BuiltInBackends.sampleDataConnectWorkspace
-                ) { await contributing.dynamicHelp(for: arguments) }
-                if let help {
+                if let help = await contributing.dynamicHelp(for: arguments) {
                     print(help)
                     Foundation.exit(0)
                 }
@@ -48,17 +53,11 @@ struct ContentCommand: AsyncParsableCommand {
         do {
             let command = try parseAsRoot()
             try await runInterruptibly {
-                try await EmbeddedSample.$aem.withValue(BuiltInBackends.embeddedAEM) {
-                    try await EmbeddedSample.$dataConnect.withValue(BuiltInBackends.embeddedDataConnect) {
-                        try await EmbeddedSample.$resource.withValue(BuiltInBackends.embeddedResource) {
-                            var running = command
-                            if var asyncCommand = running as? any AsyncParsableCommand {
-                                try await asyncCommand.run()
-                            } else {
-                                try running.run()
-                            }
-                        }
-                    }
+                var running = command
+                if var asyncCommand = running as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try running.run()
                 }
             }
         } catch {

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Decode-throughput benchmarks, kept apart so the main package builds and tests without them.
+// Run from this folder: swift package benchmark
+let package = Package(
+    name: "content-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "content", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DecodeThroughput",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ContentCore", package: "content"),
+                .product(name: "ContentJSON", package: "content"),
+                .product(name: "ContentOutput", package: "content"),
+            ],
+            path: "Benchmarks/DecodeThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
