@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Times short commands, where start-up dominates: `content --version`, and 16 WKND adventures as JSON
+# from a local `content serve`, against `curl -s … | jq .` for the same request. Build first:
+# swift build -c release
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root="$here/.."
+content=${CONTENT:-"$root/.build/release/content"}
+runs=${RUNS:-20}
+port=${PORT:-4599}
+work=$(mktemp -d)
+"$content" serve --workspace "$root/examples" --aem-port "$port" --dataconnect-port 0 --resource-port 0 \
+    2> "$work/serve.log" &
+serve=$!
+trap 'kill $serve 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do grep -q "aem emulator on" "$work/serve.log" && break; sleep 0.1; done
+cat > "$work/content.yaml" <<YAML
+backends:
+  wknd:
+    type: aem
+    url: http://127.0.0.1:$port
+    configuration: wknd-shared
+YAML
+url="http://127.0.0.1:$port/graphql/execute.json/wknd-shared/adventures-all"
+
+average() {
+    local label=$1
+    shift
+    local start end
+    start=$(date +%s%N)
+    for _ in $(seq "$runs"); do "$@" > /dev/null; done
+    end=$(date +%s%N)
+    printf '%-34s %6.1f ms per run (%d runs)\n' "$label" "$(echo "($end - $start) / $runs / 1000000" | bc -l)" "$runs"
+}
+
+average "content --version" "$content" --version
+average "content aem adventures -o json" \
+    "$content" aem adventures --config "$work/content.yaml" -o json --no-cache
+average "curl -s … | jq ." bash -c "curl -s '$url' | jq ."
