@@ -87,8 +87,10 @@ actor OAuthTokenSource {
                 if case .number(let number) = value { return number.doubleValue }
                 return value.stringValue.flatMap(Double.init)
             } ?? 3600
-        // Renew a little early so a token does not expire between the check and the request.
-        return (value, Date().addingTimeInterval(max(0, lifetime - 30)))
+        // Renew a little early so a token does not expire between the check and the request; keep no token
+        // longer than a day, whatever the endpoint claims.
+        let kept = lifetime.isFinite ? min(max(0, lifetime - 30), 86_400) : 0
+        return (value, Date().addingTimeInterval(kept))
     }
 
     private func readCache() -> (value: String, expires: Date)? {

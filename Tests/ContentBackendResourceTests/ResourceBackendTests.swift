@@ -465,6 +465,18 @@ struct ResourceBackendTests {
         #expect(tokenRequests(transport).count == 1)
     }
 
+    @Test func anAbsurdExpiresInIsCappedInsteadOfOverflowing() async throws {
+        for lifetime in ["1e308", "-5", #""9999999999999999999999""#] {
+            let (backend, transport) = try makeBackend(Fixture.oauth, Fixture.oauthServer(expiresIn: lifetime))
+            let first = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+            #expect(first.status == 200, "expires_in \(lifetime)")
+            _ = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+            // A huge lifetime is kept at most a day (so reused here); a negative one is not kept at all.
+            let expected = lifetime == "-5" ? 2 : 1
+            #expect(tokenRequests(transport).count == expected, "expires_in \(lifetime)")
+        }
+    }
+
     @Test func a401FetchesOneNewTokenAndRetriesOnce() async throws {
         let (backend, transport) = try makeBackend(
             Fixture.oauth, Fixture.oauthServer(accepts: { $0 == "token-2" }))

@@ -353,4 +353,45 @@ struct DataConnectEmulatorTests {
             #expect(tooLarge.status == 413)
         }
     }
+
+    @Test func outOfRangeValuesAreFieldErrorsNeverACrash() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        let extra = #"""
+            type Counter @table { value: Int @default(value: 1e300), label: String }
+            """#
+        try Data(extra.utf8).write(to: folder.appendingPathComponent("dataconnect/schema/counter.gql"))
+        let auth = #"""
+            query bigClaim @auth(expr: "auth.token.n == 100000000000000000000000") { movies { title } }
+            """#
+        try Data(auth.utf8).write(to: folder.appendingPathComponent("dataconnect/movies/big.gql"))
+        try await DataConnectHarness.run(workspace: folder) { client in
+            // A default beyond Int's range is refused when it is used.
+            let counter = try await client.graphql(#"mutation { counter_insert(data: {label: "x"}) }"#)
+            #expect(counter.json?["data"]?["counter_insert"] == .null)
+            #expect(counter.json?["errors"]?.arrayValue?.first?["message"]?.stringValue?.contains("Int") == true)
+            // Durations past any calendar are refused, for timestamps and dates alike.
+            for input in [
+                #"addedAt_time: {now: true, add: {days: 2000000000}}"#,
+                #"addedAt_time: {now: true, sub: {years: 2000000000}}"#,
+            ] {
+                let movie = try await client.graphql(#"mutation { movie_insert(data: {title: "T", \#(input)}) }"#)
+                #expect(movie.status == 200)
+                let message = movie.json?["errors"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+                #expect(message.contains("out of range"), "\(movie.text)")
+            }
+            let review = try await client.graphql(
+                #"""
+                mutation {
+                  review_insert(data: {movieId: "0b5c1b1e3a524c7e9d0b6f1e8a2c4d02", userId: "user-ana", rating: 1,
+                                       reviewDate_date: {today: true, add: {years: 2000000000}}})
+                }
+                """#)
+            #expect(
+                review.json?["errors"]?.arrayValue?.first?["message"]?.stringValue?.contains("out of range") == true)
+            // A number literal past Int64 in an auth expression compares, and is false for this caller.
+            let claim = try await client.query("bigClaim", token: DataConnectHarness.userToken("u"))
+            #expect(claim.status == 403)
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
 }

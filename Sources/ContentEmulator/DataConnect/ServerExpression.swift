@@ -178,8 +178,8 @@ struct ServerExpression: Sendable {
             switch token {
             case .string(let text): return .string(text)
             case .number(let number):
-                return .number(
-                    JSONNumber(text: number == number.rounded() ? String(Int64(number)) : String(number)))
+                // Whole numbers print without a fraction; those beyond Int64 keep Double's text.
+                return .number(JSONNumber(text: Int64(exactly: number).map { String($0) } ?? String(number)))
             case .symbol("("):
                 let value = try or()
                 guard accept(")") else { throw failure("')'") }

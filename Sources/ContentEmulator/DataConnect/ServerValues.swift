@@ -71,8 +71,12 @@ struct ServerValues: Sendable {
             let duration = input[key]
             guard case .dictionary = duration else { continue }
             let months = sign * ((duration["months"].int ?? 0) + 12 * (duration["years"].int ?? 0))
-            (year, month, day) = Self.addMonths(months, to: (year, month, day))
             let days = sign * ((duration["days"].int ?? 0) + 7 * (duration["weeks"].int ?? 0))
+            // About ±300 000 years; beyond that a date has no four-digit year to print.
+            guard abs(months) < 12_000_000, abs(days) < 100_000_000 else {
+                throw Failure(description: "the duration \(key) \(GraphQLJSON.json(duration).jsonText) is out of range")
+            }
+            (year, month, day) = Self.addMonths(months, to: (year, month, day))
             (year, month, day) = DataConnectScalars.civilFromDays(
                 DataConnectScalars.daysFromCivil(year: year, month: month, day: day) + days)
         }
@@ -100,6 +104,9 @@ struct ServerValues: Sendable {
             let duration = input[key]
             guard case .dictionary = duration else { continue }
             let months = sign * ((duration["months"].int ?? 0) + 12 * (duration["years"].int ?? 0))
+            guard abs(months) < 12_000_000 else {
+                throw Failure(description: "the duration \(key) \(GraphQLJSON.json(duration).jsonText) is out of range")
+            }
             if months != 0 {
                 let days = Int(instant.seconds / 86_400)
                 let rest = instant.seconds - Int64(days) * 86_400
@@ -108,12 +115,17 @@ struct ServerValues: Sendable {
                     Int64(DataConnectScalars.daysFromCivil(year: shifted.0, month: shifted.1, day: shifted.2)) * 86_400
                     + rest
             }
-            var milliseconds = Int64(duration["milliseconds"].int ?? 0)
-            milliseconds += 1000 * Int64(duration["seconds"].int ?? 0)
-            milliseconds += 60_000 * Int64(duration["minutes"].int ?? 0)
-            milliseconds += 3_600_000 * Int64(duration["hours"].int ?? 0)
-            milliseconds += 86_400_000 * Int64((duration["days"].int ?? 0) + 7 * (duration["weeks"].int ?? 0))
-            var micro = Int64(instant.microseconds) + Int64(sign) * milliseconds * 1000
+            // In Double, so that absurd durations are refused instead of overflowing.
+            var milliseconds = Double(duration["milliseconds"].int ?? 0)
+            milliseconds += 1000 * Double(duration["seconds"].int ?? 0)
+            milliseconds += 60_000 * Double(duration["minutes"].int ?? 0)
+            milliseconds += 3_600_000 * Double(duration["hours"].int ?? 0)
+            milliseconds += 86_400_000 * Double((duration["days"].int ?? 0) + 7 * (duration["weeks"].int ?? 0))
+            // About ±300 000 years, far inside Int64 microseconds.
+            guard abs(milliseconds) < 1e16 else {
+                throw Failure(description: "the duration \(key) \(GraphQLJSON.json(duration).jsonText) is out of range")
+            }
+            var micro = Int64(instant.microseconds) + Int64(sign) * Int64(milliseconds) * 1000
             instant.seconds += micro >= 0 ? micro / 1_000_000 : (micro - 999_999) / 1_000_000
             micro = ((micro % 1_000_000) + 1_000_000) % 1_000_000
             instant.microseconds = Int(micro)

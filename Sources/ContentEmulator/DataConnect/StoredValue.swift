@@ -31,10 +31,11 @@ enum StoredValue {
         }
         switch (type, value) {
         case (.int, .number(let number)):
-            guard number.storageType == .int || number.doubleValue == number.doubleValue.rounded() else {
-                throw Invalid(description: "expected an Int, got \(number.doubleValue)")
+            if number.storageType == .int { return Int64(number.intValue).databaseValue }
+            guard let value = Int32(exactly: number.doubleValue) else {
+                throw Invalid(description: "expected an Int (32-bit), got \(number.doubleValue)")
             }
-            return Int64(number.storageType == .int ? number.intValue : Int(number.doubleValue)).databaseValue
+            return Int64(value).databaseValue
         case (.int64, .string(let text)):
             guard let number = Int64(text) else { throw Invalid(description: "expected an Int64, got \(text)") }
             return number.databaseValue
