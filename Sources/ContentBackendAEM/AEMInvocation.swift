@@ -207,17 +207,13 @@ struct AEMInvocation: Sendable {
                 }
                 continue
             }
-            parts += ["-H", Self.quote("\(field.name): \(field.value)")]
+            parts += ["-H", shellQuoted("\(field.name): \(field.value)")]
         }
-        if let body = outgoing.body { parts += ["--data-binary", Self.quote(String(decoding: body, as: UTF8.self))] }
-        parts.append(Self.quote(outgoing.url))
+        if let body = outgoing.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
+        parts.append(shellQuoted(outgoing.url))
         return parts.joined(separator: " ")
     }
 
-    /// Single-quotes a word for a POSIX shell.
-    static func quote(_ word: String) -> String {
-        "'" + word.replacing("'", with: "'\\''") + "'"
-    }
 }
 
 /// Records the first request a dry run would send, and stops it there.

@@ -1,6 +1,7 @@
 public import ContentCore
 public import ContentDataConnect
 public import ContentJSON
+internal import ContentYAML
 internal import Foundation
 internal import Logging
 
@@ -101,28 +102,7 @@ public struct DataConnectBackend: ContentBackend {
     }
 
     static func suggestion(_ word: String, _ candidates: [String]) -> String {
-        let lowered = candidates.first { $0.lowercased() == word.lowercased() }
-        return (lowered ?? closestName(word, candidates)).map { " (did you mean \($0)?)" } ?? ""
-    }
-
-    private static func closestName(_ word: String, _ candidates: [String]) -> String? {
-        candidates.min { distance(word, $0) < distance(word, $1) }.flatMap { distance(word, $0) <= 3 ? $0 : nil }
-    }
-
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased())
-        let b = Array(b.lowercased())
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
+        closestMatch(to: word, in: candidates).map { " (did you mean \($0)?)" } ?? ""
     }
 
     /// Runs one operation.
@@ -217,9 +197,7 @@ public struct DataConnectBackend: ContentBackend {
             case 401:
                 hint = "; send a Firebase ID token (auth.idToken, or auth.idTokenCommand)"
             case 403:
-                let policy =
-                    operation.declaresAuth
-                    ? operation.auth.description : connector.defaultAuth?.rawValue ?? AuthPolicy.Level.noAccess.rawValue
+                let policy = connector.effectiveAuth(of: operation)
                 hint = "; the caller does not meet the operation's @auth (\(policy))"
             default:
                 break

@@ -137,9 +137,7 @@ struct DataConnectInvocation: Sendable {
                 "operation": .string(operation.name),
                 "kind": .string(operation.kind.rawValue),
                 "variables": .string(variableSummary(operation)),
-                "auth": .string(
-                    operation.declaresAuth
-                        ? operation.auth.description : (connector.defaultAuth?.rawValue ?? "NO_ACCESS")),
+                "auth": .string(connector.effectiveAuth(of: operation).description),
             ])
         }
         return ContentResult(body: .document(.array(rows)))
@@ -175,21 +173,20 @@ struct DataConnectInvocation: Sendable {
             default: value = field.value
             }
             // Placeholders go in double quotes so the shell expands them.
-            parts += ["-H", value.hasPrefix("$") ? "\"\(field.name): \(value)\"" : quote("\(field.name): \(value)")]
+            parts += [
+                "-H", value.hasPrefix("$") ? "\"\(field.name): \(value)\"" : shellQuoted("\(field.name): \(value)"),
+            ]
         }
-        if let body = request.body { parts += ["--data-binary", quote(String(decoding: body, as: UTF8.self))] }
-        parts.append(request.url.contains("$") ? "\"\(request.url)\"" : quote(request.url))
+        if let body = request.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
+        parts.append(request.url.contains("$") ? "\"\(request.url)\"" : shellQuoted(request.url))
         return parts.joined(separator: " ")
     }
 
-    /// Single-quotes a word for a POSIX shell.
-    static func quote(_ word: String) -> String {
-        "'" + word.replacing("'", with: "'\\''") + "'"
-    }
 }
 
-/// A transport for backends that only describe requests; sending is a programming error reported as such.
-private struct OfflineTransport: HTTPTransport {
+/// A transport for backends that only list, describe or print requests (listings, `--help`, `--dry-run`);
+/// sending is a programming error reported as such.
+struct OfflineTransport: HTTPTransport {
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         throw DataConnectError(kind: .configuration, description: "internal: an offline backend tried to send")
     }

@@ -55,7 +55,7 @@ extension DataConnectPlugin {
         let configuration = try configured.section.decode(DataConnectConfiguration.self)
         let made = try makeDataConnectBackend(
             name: configured.name, configuration: configuration,
-            context: BackendContext(transport: HelpTransport(), baseDirectory: configured.section.baseDirectory),
+            context: BackendContext(transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory),
             environment: environment, fetchToken: false)
         return made.workspace
     }
@@ -66,7 +66,7 @@ extension DataConnectPlugin {
         let allEnums = enums.merging(OperationVariables.builtInEnums) { mine, _ in mine }
         var lines = [
             "OVERVIEW: \(operation.name), a \(operation.kind.rawValue) of connector \(connector.id) "
-                + "(@auth: \(operation.declaresAuth ? operation.auth.description : connector.defaultAuth?.rawValue ?? "NO_ACCESS"))",
+                + "(@auth: \(connector.effectiveAuth(of: operation)))",
             "",
             "USAGE: content \(operation.kind == .query ? "query" : "mutate") \(connector.id) \(operation.name)"
                 + operation.variables.map { variable in
@@ -102,12 +102,5 @@ extension DataConnectPlugin {
             lines.append("Note: \(operation.name) is a \(operation.kind.rawValue); `content \(verb)` will refuse it.")
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// Help never sends anything.
-private struct HelpTransport: HTTPTransport {
-    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        throw DataConnectError(kind: .configuration, description: "internal: help tried to send a request")
     }
 }

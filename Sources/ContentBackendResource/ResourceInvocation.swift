@@ -134,22 +134,19 @@ struct ResourceInvocation: Sendable {
                 parts += ["-H", "\"\(field.name): \(variable)\""]
                 continue
             }
-            parts += ["-H", quote("\(field.name): \(field.value)")]
+            parts += ["-H", shellQuoted("\(field.name): \(field.value)")]
         }
         if let body = request.body {
             if let text = String(bytes: body, encoding: .utf8), !text.contains("\0") {
-                parts += ["--data-binary", quote(text)]
+                parts += ["--data-binary", shellQuoted(text)]
             } else {
                 parts += ["--data-binary", "@-", "# \(body.count) binary bytes on stdin"]
             }
         }
-        parts.insert(quote(request.url), at: 2)
+        parts.insert(shellQuoted(request.url), at: 2)
         return parts.joined(separator: " ")
     }
 
-    static func quote(_ word: String) -> String {
-        "'" + word.replacing("'", with: "'\\''") + "'"
-    }
 }
 
 /// Dry runs build requests and never send them.

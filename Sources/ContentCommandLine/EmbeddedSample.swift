@@ -20,8 +20,9 @@ public enum EmbeddedSample {
         public var aem: Runner?
         /// The Data Connect sample (the movies connector).
         public var dataConnect: WorkspaceRunner?
-        /// The Data Connect sample's workspace folder, for reading its operations without starting it.
-        public var dataConnectWorkspace: String?
+        /// Finds the Data Connect sample's workspace folder, for reading its operations without starting it;
+        /// only `--help` on an operation asks, so start-up does not look for it.
+        public var dataConnectWorkspace: (@Sendable () -> String?)?
         /// The sample adapters for `content request`.
         public var resource: Runner?
 
@@ -33,7 +34,8 @@ public enum EmbeddedSample {
         ///   - dataConnectWorkspace: Its workspace folder.
         ///   - resource: The sample adapters.
         public init(
-            aem: Runner? = nil, dataConnect: WorkspaceRunner? = nil, dataConnectWorkspace: String? = nil,
+            aem: Runner? = nil, dataConnect: WorkspaceRunner? = nil,
+            dataConnectWorkspace: (@Sendable () -> String?)? = nil,
             resource: Runner? = nil
         ) {
             self.aem = aem
@@ -55,7 +57,7 @@ public enum EmbeddedSample {
     /// The Data Connect sample, when installed.
     public static var dataConnect: WorkspaceRunner? { box.get().dataConnect }
     /// The Data Connect sample's workspace folder, when installed.
-    public static var dataConnectWorkspace: String? { box.get().dataConnectWorkspace }
+    public static var dataConnectWorkspace: String? { box.get().dataConnectWorkspace?() }
     /// The sample adapters, when installed.
     public static var resource: Runner? { box.get().resource }
 

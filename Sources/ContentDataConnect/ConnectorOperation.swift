@@ -108,6 +108,15 @@ public struct Connector: Sendable {
     /// The operations, in file and declaration order.
     public var operations: [ConnectorOperation]
 
+    /// Who may run an operation: its own `@auth`, else this connector's `authMode`, else `NO_ACCESS`.
+    ///
+    /// - Parameter operation: One of this connector's operations.
+    /// - Returns: The policy that applies.
+    public func effectiveAuth(of operation: ConnectorOperation) -> AuthPolicy {
+        if operation.declaresAuth { return operation.auth }
+        return .level(defaultAuth ?? .noAccess)
+    }
+
     /// The operation with a name.
     ///
     /// - Parameter name: The operation name.

@@ -104,7 +104,6 @@ extension DataConnectSchema {
                 for (local, targetName) in zip(localNames, targetNames) {
                     let targetColumn =
                         targetKey.first { $0.field == targetName }
-                        ?? (try? resolveColumn(reference.target, targetName))
                         ?? targetTable.column(targetName)
                     guard let targetColumn else {
                         throw DataConnectWorkspaceError(
@@ -156,10 +155,6 @@ extension DataConnectSchema {
             entry.table = table
             declared[name] = entry
             return table
-        }
-
-        func resolveColumn(_ typeName: String, _ field: String) throws -> Column? {
-            declared[typeName]?.table.column(field)
         }
 
         /// A table's key as columns, resolving key fields that are references (recursively).

@@ -235,9 +235,9 @@ extension EmulatorServer {
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.
-    static func withInProcess(
-        _ router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Void
-    ) async throws {
+    static func withInProcess<Result: Sendable>(
+        _ router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Result
+    ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
@@ -248,7 +248,7 @@ extension EmulatorServer {
             },
             logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }
         )
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else {
@@ -256,7 +256,7 @@ extension EmulatorServer {
                 throw EmulatorError.startFailed("the embedded emulator did not start")
             }
             defer { group.cancelAll() }
-            try await body("http://127.0.0.1:\(port)")
+            return try await body("http://127.0.0.1:\(port)")
         }
     }
 }

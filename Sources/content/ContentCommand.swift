@@ -35,7 +35,7 @@ struct ContentCommand: AsyncParsableCommand {
             EmbeddedSample.Samples(
                 aem: BuiltInBackends.embeddedAEM,
                 dataConnect: BuiltInBackends.embeddedDataConnect,
-                dataConnectWorkspace: BuiltInBackends.sampleDataConnectWorkspace,
+                dataConnectWorkspace: { BuiltInBackends.sampleDataConnectWorkspace },
                 resource: BuiltInBackends.embeddedResource
             )
         )

@@ -111,39 +111,11 @@ enum DataConnectHarness {
         let service = emulator.engine.workspace.serviceID
         let router = Router()
         emulator.addRoutes(to: router)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        )
-        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let outcome: Swift.Result<Result, any Error> = await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else {
-                group.cancelAll()
-                return .failure(CancellationError())
-            }
-            let client = Client(
-                http: AEMHarness.Client(base: "http://127.0.0.1:\(port)", http: http),
-                service: "/v1/projects/\(project)/locations/\(location)/services/\(service)")
-            do {
-                let value = try await body(client)
-                group.cancelAll()
-                return .success(value)
-            } catch {
-                group.cancelAll()
-                return .failure(error)
-            }
+        defer { if workspace == nil { try? FileManager.default.removeItem(at: folder) } }
+        let path = "/v1/projects/\(project)/locations/\(location)/services/\(service)"
+        return try await AEMHarness.serve(router) { base, http in
+            try await body(Client(http: AEMHarness.Client(base: base, http: http), service: path))
         }
-        try await http.shutdown()
-        if workspace == nil { try? FileManager.default.removeItem(at: folder) }
-        return try outcome.get()
     }
 }
 

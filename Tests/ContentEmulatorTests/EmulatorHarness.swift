@@ -104,35 +104,22 @@ enum AEMHarness {
         let emulator = try AEMEmulator(directory: directory, publishBase: "http://127.0.0.1", options: options)
         let router = Router()
         emulator.addRoutes(to: router)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        )
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        return try await serve(router) { base, http in try await body(Client(base: base, http: http)) }
+    }
+
+    /// Serves a router on a free loopback port, with an HTTP client, for the duration of `body`.
+    static func serve<Result: Sendable>(
+        _ router: Router<BasicRequestContext>, _ body: @Sendable (String, HTTPClient) async throws -> Result
+    ) async throws -> Result {
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let outcome: Swift.Result<Result, any Error> = await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else {
-                group.cancelAll()
-                return .failure(CancellationError())
-            }
-            do {
-                let value = try await body(Client(base: "http://127.0.0.1:\(port)", http: http))
-                group.cancelAll()
-                return .success(value)
-            } catch {
-                group.cancelAll()
-                return .failure(error)
-            }
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await EmulatorServer.withInProcess(router) { base in try await body(base, http) })
+        } catch {
+            outcome = .failure(error)
         }
         try await http.shutdown()
-        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
         return try outcome.get()
     }
 }

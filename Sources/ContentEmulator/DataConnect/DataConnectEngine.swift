@@ -210,9 +210,7 @@ struct DataConnectEngine: Sendable {
     func authorize(_ operation: ConnectorOperation, connector: Connector, auth: AuthContext, variables: JSONObject)
         -> RequestFailure?
     {
-        var policy = operation.auth
-        if !operation.declaresAuth, let fallback = connector.defaultAuth { policy = .level(fallback) }
-        switch policy {
+        switch connector.effectiveAuth(of: operation) {
         case .level(.public):
             return nil
         case .level(.noAccess):
@@ -240,16 +238,10 @@ struct DataConnectEngine: Sendable {
     func run(document: Document, operationName: String?, variables: JSONObject, auth: AuthContext, isAdmin: Bool) async
         -> Outcome
     {
-        let isMutation = document.definitions.contains { definition in
-            guard let operation = definition as? OperationDefinition else { return false }
-            return operation.operation == .mutation && (operationName == nil || operation.name?.value == operationName)
-        }
-        let isTransaction = document.definitions.contains { definition in
-            guard let operation = definition as? OperationDefinition,
-                operationName == nil || operation.name?.value == operationName
-            else { return false }
-            return operation.directives.contains { $0.name.value == "transaction" }
-        }
+        let operation = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
+            .first { operationName == nil || $0.name?.value == operationName }
+        let isMutation = operation?.operation == .mutation
+        let isTransaction = operation?.directives.contains { $0.name.value == "transaction" } ?? false
         let state = ExecutionState(
             values: ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables))
         var inputs: [String: Map] = [:]
