@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times `content format` against jq and against Python (orjson + csv) turning one AEM response into CSV,
-# with wall time and peak resident memory from GNU time. Build content first: swift build -c release
+# with wall time and peak resident memory from GNU time. Build content first:
+# swift build -c release --static-swift-stdlib
 #
 #   Benchmarks/compare-format.sh              # a 100 MB response
 #   SIZE_MB=10 Benchmarks/compare-format.sh   # a smaller one

@@ -1,9 +1,85 @@
 public import ContentCore
 internal import ContentJSON
+public import ContentOutput
 internal import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A JSON document or NDJSON stream read from a file or stdin, for `content format`.
 public enum JSONInput {
+    /// Reads the input and renders its items as they are read, in constant memory: the `content format` path.
+    ///
+    /// `--items` is followed while reading and only the members `--fields` reads are built; a single
+    /// value that is not a list (one object, say) is rendered whole, like any query's result.
+    ///
+    /// - Parameters:
+    ///   - path: A file path, or `-` (or `nil`) for stdin.
+    ///   - settings: How to render.
+    /// - Throws: ``JSONInputError``, ``ContentOutput/OutputError``, or a failure to write.
+    public static func render(_ path: String?, settings: OutputSettings) async throws {
+        let name = path == nil || path == "-" ? "<stdin>" : path ?? "<stdin>"
+        let input = try FileDescriptorInput(opening: name == "<stdin>" ? nil : name)
+        var reader = JSONItemReader(
+            input: input, itemsPath: settings.itemsPath, keeping: settings.fields?.fields.map(\.path))
+        let start: JSONItemReader.Start
+        do {
+            start = try reader.start()
+        } catch {
+            throw failure(error, source: name, itemsPath: settings.itemsPath)
+        }
+        switch start {
+        case .value(let value):
+            var whole = settings
+            whole.itemsPath = nil
+            try await printResult(ContentResult(body: .document(value)), settings: whole)
+        case .items:
+            let items = ReportingReader(reader: reader, source: name, itemsPath: settings.itemsPath)
+            try await printItems(items, settings: settings)
+        }
+    }
+
+    /// Maps a reader failure to what the CLI reports: the file, the line and column, and the exit category.
+    static func failure(_ error: JSONItemReaderError, source: String, itemsPath: JSONPath?) -> any Error {
+        switch error {
+        case .malformed(let parseError):
+            return JSONInputError(
+                source: source,
+                message: "malformed JSON at line \(parseError.line), column \(parseError.column) "
+                    + "(byte \(parseError.offset)): \(parseError.message)",
+                category: .malformedInput,
+                line: parseError.line,
+                column: parseError.column
+            )
+        case .itemsNotFound(let available):
+            return OutputError.itemsNotFound(path: itemsPath?.description ?? "", available: available)
+        case .empty:
+            return JSONInputError(source: source, message: "no JSON value in the input", category: .malformedInput)
+        case .input(let readError):
+            return JSONInputError(source: source, message: readError.description, category: .usage)
+        }
+    }
+
+    /// A reader whose failures carry the input's name.
+    struct ReportingReader: ItemReader {
+        var reader: JSONItemReader
+        let source: String
+        let itemsPath: JSONPath?
+
+        mutating func next() throws -> JSONValue? {
+            do {
+                return try reader.next()
+            } catch {
+                throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
+            }
+        }
+    }
+
     /// Reads and parses the input: one value is a document, several (NDJSON) are the items.
     ///
     /// - Parameter path: A file path, or `-` (or `nil`) for stdin.
@@ -41,6 +117,67 @@ public enum JSONInput {
             return ContentResult(body: .document(values[0]))
         default:
             return ContentResult(body: .document(.array(values)))
+        }
+    }
+}
+
+/// A file (or stdin) read with `read(2)` straight into the reader's buffer.
+final class FileDescriptorInput: JSONByteInput {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let path: String?
+    /// A regular file can be opened and read again; a pipe, FIFO or terminal cannot, even by path.
+    let isRestartable: Bool
+
+    /// Opens a file, or takes stdin for `nil`.
+    init(opening path: String?) throws(JSONInputError) {
+        self.path = path
+        guard let path else {
+            descriptor = 0
+            ownsDescriptor = false
+            isRestartable = false
+            return
+        }
+        let opened = open(path, O_RDONLY)
+        guard opened >= 0 else {
+            let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
+            throw JSONInputError(source: path, message: "the file \(reason)", category: .usage)
+        }
+        descriptor = opened
+        ownsDescriptor = true
+        var status = stat()
+        isRestartable = fstat(opened, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// A regular file never waits; a pipe has bytes ready when `poll` says so.
+    func hasBytesReady() -> Bool {
+        if isRestartable { return true }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
+    }
+
+    /// The file opened again from its start.
+    func restarted() -> FileDescriptorInput? {
+        guard isRestartable, let path else { return nil }
+        return try? FileDescriptorInput(opening: path)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(JSONInputReadError) -> Int {
+        while true {
+            #if canImport(Glibc)
+                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            #elseif canImport(Musl)
+                let count = Musl.read(descriptor, buffer.baseAddress, buffer.count)
+            #else
+                let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+            #endif
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw JSONInputReadError("reading failed: \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -265,6 +265,10 @@ struct JSONReader {
         let start = index
         // Fast path: no escapes, so the bytes are the string.
         while index < bytes.count {
+            if let base = bytes.baseAddress {
+                index = JSONBytes.firstSpecialStringByte(base, from: index, to: bytes.count, flaggingNonASCII: false)
+                guard index < bytes.count else { break }
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
@@ -359,13 +363,8 @@ struct JSONReader {
         guard bytes.count - index >= 4 else { throw error("expected four hex digits after \\u") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("expected four hex digits after \\u")
+            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
+                throw error("expected four hex digits after \\u")
             }
             value = value << 4 | UInt32(digit)
             index += 1

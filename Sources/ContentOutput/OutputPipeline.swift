@@ -1,5 +1,16 @@
 public import ContentCore
-internal import ContentJSON
+public import ContentJSON
+
+/// Hands out items one at a time, synchronously: a streaming reader over a file or pipe.
+public protocol ItemReader {
+    /// The next item, or `nil` after the last.
+    ///
+    /// - Returns: The item.
+    /// - Throws: Why reading failed.
+    mutating func next() throws -> JSONValue?
+}
+
+extension JSONItemReader: ItemReader {}
 
 /// Renders any ``ContentResult`` in any format: the one place output is produced.
 ///
@@ -52,34 +63,57 @@ public struct OutputPipeline: Sendable {
             let fields =
                 try settings.fields
                 ?? (result.metadata.columns.isEmpty ? nil : FieldSelection(columns: result.metadata.columns))
-            switch settings.format {
-            case .json: summary = try await renderJSON(&source, fields: fields, to: &sink)
-            case .ndjson, .jsonl: summary = try await renderNDJSON(&source, fields: fields, to: &sink)
-            case .csv:
-                var renderer = DelimitedRenderer(dialect: .csv, crlf: settings.crlf)
-                summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
-            case .tsv:
-                var renderer = DelimitedRenderer(dialect: .tsv, crlf: settings.crlf)
-                summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
-            case .markdown:
-                var renderer = MarkdownRenderer()
-                summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
-            case .table:
-                if case .single(let raw) = source.origin {
-                    let item = source.transform.map { $0(raw) } ?? raw
-                    let cells = RowFlattener().flatten(fields.map { .object($0.project(item)) } ?? item)
-                    try KeyValueRenderer(settings: settings).render(cells, to: &sink)
-                    summary = Summary(itemCount: 1, diagnostics: [])
-                } else {
-                    var renderer = TableRenderer(settings: settings)
-                    summary = try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
-                }
-            }
+            summary = try await render(&source, fields: fields, to: &sink)
         }
         try sink.flush()
         // A cancelled stream ends like a finished one; an interrupt must not look like success.
         try Task.checkCancellation()
         return summary
+    }
+
+    /// Renders items a synchronous reader hands out one at a time, then flushes the sink.
+    ///
+    /// The reader is a file read in constant memory, say; `--items` and `--raw` are its business, not
+    /// applied here.
+    ///
+    /// - Parameters:
+    ///   - reader: Where the items come from.
+    ///   - sink: Where the bytes go.
+    /// - Returns: What was written.
+    /// - Throws: ``OutputError``, or what the reader throws.
+    public func render(items reader: some ItemReader, to sink: inout some OutputSink) async throws -> Summary {
+        var source = ItemSource(.reader(ItemSource.ReaderBox(reader)))
+        let summary = try await render(&source, fields: settings.fields, to: &sink)
+        try sink.flush()
+        try Task.checkCancellation()
+        return summary
+    }
+
+    private func render(_ source: inout ItemSource, fields: FieldSelection?, to sink: inout some OutputSink)
+        async throws -> Summary
+    {
+        switch settings.format {
+        case .json: return try await renderJSON(&source, fields: fields, to: &sink)
+        case .ndjson, .jsonl: return try await renderNDJSON(&source, fields: fields, to: &sink)
+        case .csv:
+            var renderer = DelimitedRenderer(dialect: .csv, crlf: settings.crlf)
+            return try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+        case .tsv:
+            var renderer = DelimitedRenderer(dialect: .tsv, crlf: settings.crlf)
+            return try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+        case .markdown:
+            var renderer = MarkdownRenderer()
+            return try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+        case .table:
+            if case .single(let raw) = source.origin {
+                let item = source.transform.map { $0(raw) } ?? raw
+                let cells = RowFlattener().flatten(fields.map { .object($0.project(item)) } ?? item)
+                try KeyValueRenderer(settings: settings).render(cells, to: &sink)
+                return Summary(itemCount: 1, diagnostics: [])
+            }
+            var renderer = TableRenderer(settings: settings)
+            return try await renderTabular(&source, fields: fields, renderer: &renderer, to: &sink)
+        }
     }
 
     // MARK: - Finding the items
@@ -90,6 +124,17 @@ public struct OutputPipeline: Sendable {
             case single(JSONValue)
             case array([JSONValue], next: Int)
             case stream(AsyncThrowingStream<JSONValue, any Error>.Iterator)
+            case reader(ReaderBox)
+        }
+
+        /// Holds a reader so reading mutates it in place rather than a copy of its buffer.
+        final class ReaderBox {
+            var reader: any ItemReader
+            var count = 0
+
+            init(_ reader: some ItemReader) {
+                self.reader = reader
+            }
         }
 
         var origin: Origin
@@ -123,6 +168,10 @@ public struct OutputPipeline: Sendable {
                 let item = try await iterator.next()
                 origin = .stream(iterator)
                 return item
+            case .reader(let box):
+                box.count += 1
+                if box.count % 1024 == 0 { try Task.checkCancellation() }
+                return try box.reader.next()
             }
         }
     }
@@ -244,21 +293,39 @@ public struct OutputPipeline: Sendable {
         }
         var columns = ColumnSet(fields?.fields.map(\.name) ?? [])
         var sample: [[JSONMember]] = []
-        while sample.count < window, let item = try await source.next() {
-            let row = cells(item)
-            if fields == nil { for cell in row { columns.insert(cell.key) } }
-            sample.append(row)
+        var failure: (any Error)?
+        do {
+            while sample.count < window, let item = try await source.next() {
+                let row = cells(item)
+                if fields == nil { for cell in row { columns.insert(cell.key) } }
+                sample.append(row)
+            }
+        } catch {
+            // Malformed input after some rows: those rows still come out, then the error.
+            failure = error
         }
-        guard !sample.isEmpty || fields != nil else { return Summary(itemCount: 0, diagnostics: []) }
+        guard !sample.isEmpty || fields != nil else {
+            if let failure { throw failure }
+            return Summary(itemCount: 0, diagnostics: [])
+        }
         let aligned = sample.map(columns.align)
         try renderer.begin(columns: columns.names, sample: aligned, to: &sink)
         for row in aligned { try renderer.write(row, to: &sink) }
+        if let failure {
+            try renderer.finish(to: &sink)
+            throw failure
+        }
         var count = sample.count
         var late = ColumnSet()
         while let item = try await source.next() {
-            let row = cells(item)
-            for cell in row where columns.position(of: cell.key) == nil { late.insert(cell.key) }
-            try renderer.write(columns.align(row), to: &sink)
+            if let fields {
+                // A projection's cells are the columns, in order: nothing to align.
+                try renderer.write(fields.fields.map { item.value(at: $0.path) ?? .null }, to: &sink)
+            } else {
+                let row = flattener.flatten(item)
+                for cell in row where columns.position(of: cell.key) == nil { late.insert(cell.key) }
+                try renderer.write(columns.align(row), to: &sink)
+            }
             count += 1
         }
         try renderer.finish(to: &sink)

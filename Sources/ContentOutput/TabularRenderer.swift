@@ -34,7 +34,27 @@ struct DelimitedRenderer: TabularRenderer {
     }
 
     mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws {
-        try emit(row.map(CellText.plain), to: &sink)
+        // Straight into the line buffer: no intermediate strings for numbers, literals and plain text.
+        line.removeAll(keepingCapacity: true)
+        for (position, value) in row.enumerated() {
+            if position > 0 { line.append(dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
+            switch value {
+            case .none, .some(.null): break
+            case .some(.bool(let flag)): line.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .some(.number(let number)): appendCell(number.text)
+            case .some(.string(let string)): appendCell(string)
+            case .some(.array), .some(.object): appendCell(CellText.plain(value))
+            }
+        }
+        line.append(contentsOf: lineEnd.utf8)
+        try sink.write(line)
+    }
+
+    private mutating func appendCell(_ text: String) {
+        switch dialect {
+        case .csv: Self.appendCSV(text, to: &line)
+        case .tsv: Self.appendTSV(text, to: &line)
+        }
     }
 
     mutating func finish(to sink: inout some OutputSink) throws {}
@@ -53,10 +73,11 @@ struct DelimitedRenderer: TabularRenderer {
     }
 
     static func appendCSV(_ cell: String, to line: inout [UInt8]) {
-        let needsQuotes = cell.utf8.contains {
-            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+        var cell = cell
+        let needsQuotes = cell.withUTF8 { bytes in
+            bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         }
-        guard needsQuotes else { return line.append(contentsOf: cell.utf8) }
+        guard needsQuotes else { return cell.withUTF8 { line.append(contentsOf: $0) } }
         line.append(UInt8(ascii: "\""))
         for byte in cell.utf8 {
             if byte == UInt8(ascii: "\"") { line.append(byte) }

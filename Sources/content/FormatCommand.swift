@@ -2,6 +2,7 @@ import ArgumentParser
 import ContentCommandLine
 import ContentConfig
 import ContentKit
+import ContentOutput
 import ContentRuntime
 
 /// `content format [FILE|-]`: renders saved JSON or NDJSON with the same options as every query.
@@ -15,8 +16,11 @@ struct FormatCommand: AsyncParsableCommand {
               content format response.json --items data.adventureList.items -o csv --fields title,price
               curl -s https://example.com/api | content format - -o table
 
-            A document whose items are not at the top needs --items. Several JSON values one after another
-            (NDJSON) are taken as the items. Malformed input exits 7 with its line, column and byte offset.
+            The input is read as it arrives, in constant memory whatever its size, and only the members
+            --fields names are decoded. A document whose items are not at the top needs --items. Several
+            JSON values one after another (NDJSON) are read in turn: in each, the array at --items (or the
+            value itself) gives the items; a single value that is not a list is shown as one record.
+            Malformed input exits 7 with its line, column and byte offset; the rows before it are written.
             """
     )
 
@@ -31,7 +35,11 @@ struct FormatCommand: AsyncParsableCommand {
         try await reportFailures {
             let configuredFormat = try options.session(registry: BuiltInBackends.registry).configuration.output
             let settings = try output.settings(configuredFormat: configuredFormat, environment: options.environment)
-            try await printResult(try JSONInput.read(file), settings: settings)
+            if settings.raw {
+                try await printResult(try JSONInput.read(file), settings: settings)
+            } else {
+                try await JSONInput.render(file, settings: settings)
+            }
         }
     }
 }

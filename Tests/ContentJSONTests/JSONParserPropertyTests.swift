@@ -507,7 +507,7 @@ private func judge(_ bytes: [UInt8]) -> Agreement {
 }
 
 /// `bytes` without each comma that only whitespace separates from a `]` or `}`, outside strings; `nil` if none.
-private func removingTrailingCommas(_ bytes: [UInt8]) -> [UInt8]? {
+func removingTrailingCommas(_ bytes: [UInt8]) -> [UInt8]? {
     var output: [UInt8] = []
     var inString = false
     var escaped = false
@@ -644,7 +644,7 @@ private func widestContainer(_ value: JSONValue) -> Int {
 }
 
 /// The line and column, from 1, of the byte at `offset`: lines start after each LF, columns count bytes.
-private func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
     var line = 1
     var lineStart = 0
     for index in 0..<offset where bytes[index] == 0x0A {
@@ -657,7 +657,7 @@ private func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, col
 // MARK: - Describing failures
 
 /// The bytes as readable text: printable ASCII as is, anything else as `⟨XX⟩`.
-private func describe(_ bytes: [UInt8]) -> String {
+func describe(_ bytes: [UInt8]) -> String {
     let limit = 3_000
     var result = ""
     for byte in bytes.prefix(limit) {
@@ -672,7 +672,7 @@ private func describe(_ bytes: [UInt8]) -> String {
 }
 
 /// At most the first 500 characters of `text`.
-private func clipped(_ text: String) -> String {
+func clipped(_ text: String) -> String {
     text.count > 500 ? String(text.prefix(500)) + "…" : text
 }
 
@@ -688,7 +688,7 @@ private func foundationDescription(_ value: Any) -> String {
 }
 
 /// A seed in hexadecimal.
-private func hex(_ value: UInt64) -> String {
+func hex(_ value: UInt64) -> String {
     "0x" + String(value, radix: 16, uppercase: true)
 }
 
@@ -705,8 +705,11 @@ private func hex4(_ value: UInt32, uppercase: Bool) -> String {
 
 // MARK: - Random documents
 
+// The generator and the helpers above it that are not private are shared with the item reader and model decoder
+// tests.
+
 /// SplitMix64 (Steele, Lea and Flood): one word of state, so a seed replays a whole run exactly.
-private struct SplitMix64 {
+struct SplitMix64 {
     private var state: UInt64
 
     init(seed: UInt64) {
@@ -744,7 +747,7 @@ private struct SplitMix64 {
 }
 
 /// The seed of document `index` of a test.
-private func documentSeed(_ testSeed: UInt64, _ index: Int) -> UInt64 {
+func documentSeed(_ testSeed: UInt64, _ index: Int) -> UInt64 {
     var mixer = SplitMix64(seed: testSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
     return mixer.next()
 }
@@ -759,7 +762,7 @@ private let edgeNumbers = [
 ]
 
 /// What documents a generator makes.
-private struct DocumentShape {
+struct DocumentShape {
     /// A name for failure messages.
     var name: String
     /// Off the spine, containers open only while fewer than this many are open.
@@ -782,7 +785,7 @@ private struct DocumentShape {
 }
 
 /// One corrupted document.
-private struct Corruption {
+struct Corruption {
     /// What was done, for failure messages.
     var label: String
     var bytes: [UInt8]
@@ -792,7 +795,7 @@ private struct Corruption {
 ///
 /// It records where its tokens are, so that corruptions can aim at strings, numbers and the gaps between tokens.
 /// Object member names are unique under `String` equality, which is how Foundation tells them apart.
-private struct DocumentGenerator {
+struct DocumentGenerator {
     var random: SplitMix64
     let shape: DocumentShape
     /// The document's UTF-8 text.

@@ -225,4 +225,155 @@ struct OutputPipelineTests {
         }
         #expect(sink.text == "{\"n\":1}\n")
     }
+
+    // MARK: - Items from a reader
+
+    /// The bytes an entry point writes, and what it reports.
+    private static func output(
+        _ settings: OutputSettings,
+        window: Int = 1000,
+        _ render: (OutputPipeline, inout MemorySink) async throws -> OutputPipeline.Summary
+    ) async throws -> (bytes: [UInt8], summary: OutputPipeline.Summary) {
+        var sink = MemorySink()
+        let summary = try await render(OutputPipeline(settings: settings, window: window), &sink)
+        return (sink.bytes, summary)
+    }
+
+    @Test(arguments: [OutputFormat.json, .ndjson, .csv, .tsv, .markdown, .table], readerFieldSelections)
+    func readerItemsRenderLikeTheSameItemsInADocument(format: OutputFormat, fields: String?) async throws {
+        let hostileItems = try Fixtures.hostileItems
+        let hostile = try #require(hostileItems.arrayValue)
+        // Two more items with a column of their own, so a small window sees it late.
+        let items =
+            hostile + [.object(["id": .number(JSONNumber(6)), "late": .string("x,y")]), .object(["id": .null])]
+        let selection = try fields.map { try FieldSelection(parsing: $0) }
+        let plain = OutputSettings(format: format, fields: selection)
+        let dressed = OutputSettings(
+            format: format, fields: selection, pretty: true, color: true, isTerminal: true, width: 40, crlf: true)
+        for settings in [plain, dressed] {
+            for window in [1000, 2] {
+                let whole = try await Self.output(settings, window: window) { pipeline, sink in
+                    try await pipeline.render(ContentResult(body: .document(.array(items))), to: &sink)
+                }
+                let read = try await Self.output(settings, window: window) { pipeline, sink in
+                    try await pipeline.render(items: ListReader(items), to: &sink)
+                }
+                let context = "\(format) fields \(fields ?? "none") window \(window) pretty \(settings.pretty)"
+                #expect(read.bytes == whole.bytes, "\(context): \(String(decoding: read.bytes, as: UTF8.self))")
+                #expect(read.summary == whole.summary, "\(context)")
+                #expect(read.summary.itemCount == items.count, "\(context)")
+            }
+        }
+    }
+
+    @Test(arguments: [OutputFormat.json, .ndjson, .csv, .tsv, .markdown, .table])
+    func anEmptyReaderRendersLikeAnEmptyDocument(format: OutputFormat) async throws {
+        for fields in [nil, "a,b.c"] as [String?] {
+            let settings = OutputSettings(format: format, fields: try fields.map { try FieldSelection(parsing: $0) })
+            let whole = try await Self.output(settings) { pipeline, sink in
+                try await pipeline.render(ContentResult(body: .document(.array([]))), to: &sink)
+            }
+            let read = try await Self.output(settings) { pipeline, sink in
+                try await pipeline.render(items: ListReader([]), to: &sink)
+            }
+            #expect(read.bytes == whole.bytes, "\(format) \(fields ?? "none")")
+            #expect(read.summary.itemCount == 0)
+        }
+    }
+
+    @Test(arguments: readerFieldSelections)
+    func aJSONItemReaderWithFieldsRendersLikeTheWholeDocument(fields: String?) async throws {
+        // Only what the fields read is built from the text; the output must not show the difference.
+        let selection = try fields.map { try FieldSelection(parsing: $0) }
+        let bytes = Array(Fixtures.hostileJSON.utf8)
+        for format in [OutputFormat.ndjson, .csv, .table] {
+            let settings = OutputSettings(format: format, fields: selection)
+            var reader = JSONItemReader(
+                input: JSONMemoryInput(bytes, chunkSize: 7), itemsPath: nil, keeping: selection?.fields.map(\.path),
+                bufferSize: 16)
+            let start = try reader.start()
+            #expect(start == .items)
+            let started = reader
+            let read = try await Self.output(settings) { pipeline, sink in
+                try await pipeline.render(items: started, to: &sink)
+            }
+            let whole = try await Self.output(settings) { pipeline, sink in
+                try await pipeline.render(try Fixtures.result(try Fixtures.hostileItems), to: &sink)
+            }
+            #expect(read.bytes == whole.bytes, "\(format): \(String(decoding: read.bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test(arguments: [OutputFormat.ndjson, .json])
+    func aFailingReaderPropagatesAfterTheItemsBeforeIt(format: OutputFormat) async throws {
+        let items = (1...5).map { JSONValue.object(["n": .number(JSONNumber($0)), "s": .string("row \($0)")]) }
+        var sink = MemorySink()
+        await #expect(throws: ListReader.Failure.self) {
+            _ = try await OutputPipeline(settings: OutputSettings(format: format))
+                .render(items: ListReader(items, failingAt: 3), to: &sink)
+        }
+        let text = sink.text
+        switch format {
+        case .json:
+            // The array is left open: what came before the failure, each item whole.
+            #expect(text.hasPrefix("["))
+            #expect(!text.hasSuffix("]\n"))
+            let written = try JSONParser().parse(text + "]")
+            #expect(written == .array(Array(items.prefix(3))))
+        default:
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 4)
+            #expect(lines.last == "")
+            let written = try lines.dropLast().map { try JSONParser().parse(String($0)) }
+            #expect(written == Array(items.prefix(3)))
+        }
+    }
+
+    @Test func aReaderFailingAfterTheWindowKeepsTheRowsBeforeIt() async throws {
+        let items = (1...5).map { JSONValue.object(["n": .number(JSONNumber($0)), "s": .string("row, \($0)")]) }
+        var sink = MemorySink()
+        await #expect(throws: ListReader.Failure.self) {
+            _ = try await OutputPipeline(settings: OutputSettings(format: .csv), window: 2)
+                .render(items: ListReader(items, failingAt: 4), to: &sink)
+        }
+        #expect(sink.text == "n,s\n1,\"row, 1\"\n2,\"row, 2\"\n3,\"row, 3\"\n4,\"row, 4\"\n")
+    }
+
+    @Test func aReaderFailingInsideTheFirstWindowStillKeepsTheRowsBeforeIt() async throws {
+        // `content format` promises the rows before malformed input are written, however few there are.
+        let items = (1...5).map { JSONValue.object(["n": .number(JSONNumber($0))]) }
+        var sink = MemorySink()
+        await #expect(throws: ListReader.Failure.self) {
+            _ = try await OutputPipeline(settings: OutputSettings(format: .csv))
+                .render(items: ListReader(items, failingAt: 3), to: &sink)
+        }
+        #expect(sink.text == "n\n1\n2\n3\n")
+    }
+}
+
+/// Field selections for the reader tests: none, nested paths with missing values, a whole object
+/// beside one of its members.
+private let readerFieldSelections: [String?] = [
+    nil, "price,name=title,image._path,image.deep.er.est,tags[1],missing.value", "image,image._path,note",
+]
+
+/// Hands out a list of items one at a time; with `failingAt`, throws instead of handing out that one.
+private struct ListReader: ItemReader {
+    struct Failure: Error {}
+
+    let items: [JSONValue]
+    let failingAt: Int?
+    private var position = 0
+
+    init(_ items: [JSONValue], failingAt: Int? = nil) {
+        self.items = items
+        self.failingAt = failingAt
+    }
+
+    mutating func next() throws -> JSONValue? {
+        if position == failingAt { throw Failure() }
+        guard position < items.count else { return nil }
+        defer { position += 1 }
+        return items[position]
+    }
 }

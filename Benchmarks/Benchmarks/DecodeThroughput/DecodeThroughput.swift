@@ -6,47 +6,96 @@ import Foundation
 
 /// Decode throughput of parsing, typed decoding and the `content format` path.
 ///
-/// Foundation's `JSONDecoder` and `JSONSerialization` run on the same bytes as the baseline; the format
-/// benchmarks go bytes → items → CSV, NDJSON or a table with a `--fields` projection. Throughput counts
-/// iterations per second; the input sizes are printed at start, so MB/s follows.
+/// Foundation's `JSONDecoder` and `JSONSerialization` run on the same bytes as the baseline for the project's
+/// parser and its `JSONModelDecoder`; `items/` is the streaming extraction of the AEM items with a `--fields`
+/// projection, and the format benchmarks go bytes → items → CSV, NDJSON or a table, through the streaming
+/// reader `content format` uses and through a whole-document parse. Throughput counts iterations per second;
+/// the input sizes are printed at start, so MB/s follows.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
         maxDuration: .seconds(5), maxIterations: 50)
 
-    for count in [1_000, 10_000] {
-        let aem = Inputs.aemResponse(items: count)
-        let movies = Inputs.moviesResponse(rows: count * 10)
-        print("input aem-\(count): \(aem.count) bytes; movies-\(count * 10): \(movies.count) bytes")
+    let fieldPaths = "title,activity,price,tripLength,primaryImage._dynamicUrl"
+    for count in [1_000, 10_000, 100_000] {
+        // Inputs are built in `setup`, outside the measurement, and only in the process that needs them.
+        let aemSetup: Benchmark.BenchmarkSetupHook = { _ = Inputs.aem(count) }
+        let moviesSetup: Benchmark.BenchmarkSetupHook = { _ = Inputs.movies(count) }
 
-        Benchmark("parse/aem-\(count)") { benchmark in
+        measure("parse/aem-\(count)", setup: aemSetup) { benchmark in
+            let aem = Inputs.aem(count)
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONParser().parse(aem))
             }
         }
-        Benchmark("parse/dataconnect-\(count * 10)") { benchmark in
+        measure("parse/dataconnect-\(count)", setup: moviesSetup) { benchmark in
+            let movies = Inputs.movies(count)
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONParser().parse(movies))
             }
         }
-        Benchmark("decode/JSONDecoder/aem-\(count)") { benchmark in
-            let data = Data(aem)
+        measure("decode/JSONDecoder/aem-\(count)", setup: aemSetup) { benchmark in
+            let data = Data(Inputs.aem(count))
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONDecoder().decode(AdventureList.self, from: data))
             }
         }
-        Benchmark("decode/JSONSerialization/aem-\(count)") { benchmark in
-            let data = Data(aem)
+        measure("decode/JSONModelDecoder/aem-\(count)", setup: aemSetup) { benchmark in
+            let aem = Inputs.aem(count)
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONModelDecoder().decode(AdventureList.self, from: aem))
+            }
+        }
+        measure("decode/JSONDecoder/dataconnect-\(count)", setup: moviesSetup) { benchmark in
+            let data = Data(Inputs.movies(count))
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONDecoder().decode(MovieList.self, from: data))
+            }
+        }
+        measure("decode/JSONModelDecoder/dataconnect-\(count)", setup: moviesSetup) { benchmark in
+            let movies = Inputs.movies(count)
+            for _ in benchmark.scaledIterations {
+                blackHole(try JSONModelDecoder().decode(MovieList.self, from: movies))
+            }
+        }
+        measure("items/aem-\(count)", setup: aemSetup) { benchmark in
+            let aem = Inputs.aem(count)
+            let paths = try FieldSelection(parsing: fieldPaths).fields.map(\.path)
+            let itemsPath = try JSONPath(parsing: "data.adventureList.items")
+            for _ in benchmark.scaledIterations {
+                var reader = JSONItemReader(input: JSONMemoryInput(aem), itemsPath: itemsPath, keeping: paths)
+                _ = try reader.start()
+                var count = 0
+                while try reader.next() != nil { count += 1 }
+                blackHole(count)
+            }
+        }
+        measure("decode/JSONSerialization/aem-\(count)", setup: aemSetup) { benchmark in
+            let data = Data(Inputs.aem(count))
             for _ in benchmark.scaledIterations {
                 blackHole(try JSONSerialization.jsonObject(with: data))
             }
         }
         for format in [OutputFormat.csv, .ndjson, .table] {
-            Benchmark("format/\(format.rawValue)/aem-\(count)") { benchmark in
-                let settings = OutputSettings(
-                    format: format,
-                    itemsPath: try JSONPath(parsing: "data.adventureList.items"),
-                    fields: try FieldSelection(parsing: "title,activity,price,tripLength,primaryImage._dynamicUrl"))
+            let settings = OutputSettings(
+                format: format,
+                itemsPath: try? JSONPath(parsing: "data.adventureList.items"),
+                fields: try? FieldSelection(parsing: fieldPaths))
+            measure("format/\(format.rawValue)/aem-\(count)", setup: aemSetup) { benchmark in
+                let aem = Inputs.aem(count)
+                for _ in benchmark.scaledIterations {
+                    var reader = JSONItemReader(
+                        input: JSONMemoryInput(aem), itemsPath: settings.itemsPath,
+                        keeping: settings.fields?.fields.map(\.path))
+                    _ = try reader.start()
+                    var sink = MemorySink()
+                    _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
+                    blackHole(sink.bytes.count)
+                }
+            }
+            guard format == .csv else { continue }
+            measure("format/\(format.rawValue)-whole-document/aem-\(count)", setup: aemSetup) { benchmark in
+                let aem = Inputs.aem(count)
                 for _ in benchmark.scaledIterations {
                     var sink = MemorySink()
                     let result = ContentResult(body: .document(try JSONParser().parse(aem)))
@@ -56,4 +105,12 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+}
+
+/// Registers a benchmark whose input is built by `setup`, outside the measured time.
+func measure(
+    _ name: String, setup: @escaping Benchmark.BenchmarkSetupHook,
+    _ body: @escaping Benchmark.BenchmarkAsyncThrowingClosure
+) {
+    Benchmark(name, closure: body, setup: setup)
 }

@@ -4,6 +4,19 @@ import Foundation
 /// Benchmark inputs, generated at start and never committed: AEM `adventureList` responses built from the
 /// real WKND adventures (when the shared corpus is beside the repository) and Data Connect `movies` responses.
 enum Inputs {
+    private static let cache = InputCache()
+
+    /// The AEM response with `count` items, generated on first use in this process (each benchmark runs in
+    /// a process of its own, so only the inputs it reads are ever built).
+    static func aem(_ count: Int) -> [UInt8] {
+        cache.value(for: "aem-\(count)") { aemResponse(items: count) }
+    }
+
+    /// The Data Connect response with `count` rows, generated on first use.
+    static func movies(_ count: Int) -> [UInt8] {
+        cache.value(for: "movies-\(count)") { moviesResponse(rows: count) }
+    }
+
     /// The WKND adventures' fields, or a synthetic stand-in with the same shape when the corpus is absent.
     static let adventures: [JSONValue] = {
         let corpus = URL(fileURLWithPath: #filePath)
@@ -94,4 +107,38 @@ struct AdventureList: Decodable {
     }
 
     var data: Data
+}
+
+/// The typed model for the Data Connect `movies` response.
+struct MovieList: Decodable {
+    struct Data: Decodable {
+        var movies: [Movie]
+    }
+
+    struct Movie: Decodable {
+        var id: String
+        var title: String
+        var releaseYear: Int
+        var genre: String?
+        var rating: Double?
+        var tags: [String]
+    }
+
+    var data: Data
+}
+
+/// Generated inputs by name; a lock because benchmark closures may run on any thread.
+final class InputCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: [UInt8]] = [:]
+
+    func value(for name: String, make: () -> [UInt8]) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let value = values[name] { return value }
+        let value = make()
+        print("input \(name): \(value.count) bytes")
+        values[name] = value
+        return value
+    }
 }

@@ -1,0 +1,401 @@
+/// Why the skipper stopped: it needs bytes that have not been read yet, or the input is malformed.
+enum JSONSkipFailure: Error {
+    /// The value runs past the bytes at hand; read more and try again from the same place.
+    case needMore
+    /// The input breaks the grammar at this offset (relative to the skipper's bytes).
+    case malformed(offset: Int, message: String)
+}
+
+/// Steps over JSON values without building them, checking them as strictly as ``JSONParser``.
+///
+/// It is the fast half of streaming: values nobody asked for are validated and passed over eight bytes
+/// at a time. It works on a window of a larger input: reaching the end of the window before the end
+/// of a value is ``JSONSkipFailure/needMore`` unless `isFinal` says no more bytes will come, so a
+/// caller reads more and retries from the same offset.
+struct JSONSkipper {
+    let bytes: UnsafeRawBufferPointer
+    let isFinal: Bool
+    let maxDepth: Int
+    var index: Int
+
+    init(bytes: UnsafeRawBufferPointer, index: Int, isFinal: Bool, maxDepth: Int = 512) {
+        self.bytes = bytes
+        self.index = index
+        self.isFinal = isFinal
+        self.maxDepth = maxDepth
+    }
+
+    /// The failure for running out of bytes at the cursor.
+    @inline(__always)
+    func endOfWindow(_ message: String) -> JSONSkipFailure {
+        isFinal ? .malformed(offset: index, message: message) : .needMore
+    }
+
+    @inline(__always)
+    func malformed(_ message: String, at offset: Int? = nil) -> JSONSkipFailure {
+        .malformed(offset: offset ?? index, message: message)
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Whitespace, then the next byte, or the window's end failure.
+    @inline(__always)
+    mutating func peekAfterWhitespace(_ expectation: String) throws(JSONSkipFailure) -> UInt8 {
+        skipWhitespace()
+        guard index < bytes.count else { throw endOfWindow("\(expectation), found the end of the input") }
+        return bytes[index]
+    }
+
+    /// The byte at the cursor, for messages.
+    func describeCurrent() -> String {
+        guard index < bytes.count else { return "the end of the input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// Steps over one value; the cursor is on its first byte and ends just after it.
+    ///
+    /// - Parameter depth: How deeply the value's container nests already.
+    /// - Throws: ``JSONSkipFailure``.
+    mutating func skipValue(depth: Int) throws(JSONSkipFailure) {
+        guard index < bytes.count else { throw endOfWindow("expected a JSON value, found the end of the input") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "{"): try skipObject(depth: depth + 1)
+        case UInt8(ascii: "["): try skipArray(depth: depth + 1)
+        case UInt8(ascii: "t"): try skipLiteral("true")
+        case UInt8(ascii: "f"): try skipLiteral("false")
+        case UInt8(ascii: "n"): try skipLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        default: throw malformed("expected a JSON value, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func skipObject(depth: Int) throws(JSONSkipFailure) {
+        guard depth <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
+        index += 1
+        if try peekAfterWhitespace("expected a member name in double quotes") == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw malformed("expected a member name in double quotes, found \(describeCurrent())")
+            }
+            let keyStart = index
+            try skipString()
+            guard try peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
+                throw malformed(
+                    "expected ':' after the member name \(keyText(from: keyStart)), found \(describeCurrent())")
+            }
+            index += 1
+            skipWhitespace()
+            try skipValue(depth: depth)
+            switch try peekAfterWhitespace("expected ',' or '}' in an object") {
+            case UInt8(ascii: ","):
+                index += 1
+                _ = try peekAfterWhitespace("expected a member name in double quotes")
+            case UInt8(ascii: "}"):
+                index += 1
+                return
+            default:
+                throw malformed("expected ',' or '}' after an object member, found \(describeCurrent())")
+            }
+        }
+    }
+
+    /// The member name starting at `start`, quoted, for messages.
+    func keyText(from start: Int) -> String {
+        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+        reader.index = start
+        return (try? reader.parseString()).map { "\"\($0)\"" } ?? "before it"
+    }
+
+    private mutating func skipArray(depth: Int) throws(JSONSkipFailure) {
+        guard depth <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
+        index += 1
+        if try peekAfterWhitespace("expected a JSON value") == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
+        while true {
+            try skipValue(depth: depth)
+            switch try peekAfterWhitespace("expected ',' or ']' in an array") {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "]"):
+                index += 1
+                return
+            default:
+                throw malformed("expected ',' or ']' after an array element, found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func skipLiteral(_ literal: StaticString) throws(JSONSkipFailure) {
+        let count = literal.utf8CodeUnitCount
+        let available = min(count, bytes.count - index)
+        for offset in 0..<available where bytes[index + offset] != literal.utf8Start[offset] {
+            throw malformed("expected '\(literal)'")
+        }
+        guard available == count else { throw endOfWindow("expected '\(literal)'") }
+        index += count
+    }
+
+    /// A number per RFC 8259.
+    ///
+    /// A number that reaches the window's end may continue, so that needs more.
+    private mutating func skipNumber() throws(JSONSkipFailure) {
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw endOfWindow("expected a digit in a number") }
+        guard isDigit(bytes[index]) else { throw malformed("expected a digit in a number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw malformed("numbers must not have leading zeros") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count else { throw endOfWindow("expected a digit after the decimal point") }
+            guard isDigit(bytes[index]) else { throw malformed("expected a digit after the decimal point") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count else { throw endOfWindow("expected a digit in the exponent") }
+            guard isDigit(bytes[index]) else { throw malformed("expected a digit in the exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index == bytes.count, !isFinal { throw .needMore }
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// Steps over a string, checking escapes, control characters and UTF-8; the cursor is on the quote.
+    ///
+    /// - Returns: Whether the string holds escapes (so its bytes are not its text).
+    @discardableResult
+    mutating func skipString() throws(JSONSkipFailure) -> Bool {
+        let open = index
+        index += 1
+        var escaped = false
+        // Like the parser, report bad UTF-8 only once the string is otherwise complete: a control
+        // character, a bad escape or the end of the input after it is the error to report.
+        var invalidUTF8: Int?
+        guard let base = bytes.baseAddress else { throw endOfWindow("unterminated string that starts here") }
+        while true {
+            index = JSONBytes.firstSpecialStringByte(base, from: index, to: bytes.count, flaggingNonASCII: true)
+            guard index < bytes.count else {
+                throw isFinal ? malformed("unterminated string that starts here", at: open) : .needMore
+            }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                if let invalidUTF8 { throw malformed("a string holds bytes that are not valid UTF-8", at: invalidUTF8) }
+                index += 1
+                return escaped
+            case UInt8(ascii: "\\"):
+                escaped = true
+                try skipEscape(open: open)
+            case 0x80...:
+                if try !skipUTF8Sequence() {
+                    if invalidUTF8 == nil { invalidUTF8 = index }
+                    index += 1
+                }
+            default:
+                throw malformed("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
+            }
+        }
+    }
+
+    private mutating func skipEscape(open: Int) throws(JSONSkipFailure) {
+        let start = index
+        guard index + 1 < bytes.count else {
+            throw isFinal ? malformed("unterminated string that starts here", at: open) : .needMore
+        }
+        let escape = bytes[index + 1]
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 2
+        case UInt8(ascii: "u"):
+            index += 2
+            let high = try hex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard bytes.count - index >= 6 else {
+                    if !isFinal { throw .needMore }
+                    throw malformed(
+                        "a high surrogate \\u\(String(high, radix: 16)) must be followed by a low one", at: start)
+                }
+                guard bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw malformed(
+                        "a high surrogate \\u\(String(high, radix: 16)) must be followed by a low one", at: start)
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw malformed("expected a low surrogate after \\u\(String(high, radix: 16))", at: index - 6)
+                }
+            } else if (0xDC00..<0xE000).contains(high) {
+                throw malformed("a lone low surrogate \\u\(String(high, radix: 16)) is not a character", at: start)
+            }
+        default:
+            throw malformed("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: start)
+        }
+    }
+
+    private mutating func hex4() throws(JSONSkipFailure) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw endOfWindow("expected four hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
+                throw malformed("expected four hex digits after \\u")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// One multi-byte UTF-8 scalar (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
+    ///
+    /// - Returns: Whether the bytes at the cursor are one; the cursor moves past it only then.
+    private mutating func skipUTF8Sequence() throws(JSONSkipFailure) -> Bool {
+        let lead = bytes[index]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            upper = 0x9F
+        case 0xF0:
+            length = 4
+            lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            upper = 0x8F
+        default: return false
+        }
+        for offset in 1..<length {
+            guard index + offset < bytes.count else {
+                if !isFinal { throw .needMore }
+                return false
+            }
+            let byte = bytes[index + offset]
+            let (low, high) = offset == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
+            guard byte >= low, byte <= high else { return false }
+        }
+        index += length
+        return true
+    }
+}
+
+/// Word-at-a-time byte searches shared by the parser and the skipper.
+enum JSONBytes {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The offset of the first byte in `start..<end` that ends a run of plain string text: `"`, `\`, a
+    /// control character, and (when asked) any byte of a multi-byte UTF-8 sequence; `end` when none.
+    ///
+    /// Eight bytes are tested at once (SWAR): a byte is flagged when it equals a quote or a backslash or
+    /// is below 0x20. Borrows only ever flag bytes above a genuine match, so the lowest flag is exact.
+    @inline(__always)
+    static func firstSpecialStringByte(
+        _ base: UnsafeRawPointer, from start: Int, to end: Int, flaggingNonASCII: Bool
+    ) -> Int {
+        var index = start
+        // Sixteen bytes at a time while they are plain text (SSE2 or NEON compares), then eight.
+        let quotes = SIMD16<UInt8>(repeating: 0x22)
+        let backslashes = SIMD16<UInt8>(repeating: 0x5C)
+        let controls = SIMD16<UInt8>(repeating: 0x20)
+        let nonASCII = SIMD16<UInt8>(repeating: flaggingNonASCII ? 0x80 : 0xFF)
+        while index &+ 16 <= end {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let special = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< controls) .| (chunk .>= nonASCII)
+            // Read the all-ones lanes as two words: cheaper than a horizontal `any`, and it gives the position.
+            let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+            if lanes[0] != 0 { return index &+ UInt64(littleEndian: lanes[0]).trailingZeroBitCount >> 3 }
+            if lanes[1] != 0 { return index &+ 8 &+ UInt64(littleEndian: lanes[1]).trailingZeroBitCount >> 3 }
+            index &+= 16
+        }
+        let nonASCIIMask: UInt64 = flaggingNonASCII ? highBits : 0
+        while index &+ 8 <= end {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let flags =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                | (word & nonASCIIMask)
+            let hits = flags & highBits
+            if hits != 0 { return index &+ hits.trailingZeroBitCount >> 3 }
+            index &+= 8
+        }
+        while index < end {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || (flaggingNonASCII && byte >= 0x80) { return index }
+            index &+= 1
+        }
+        return end
+    }
+
+    /// The value of a hexadecimal digit, either case.
+    @inline(__always)
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// How many line feeds `bytes` holds, and the offset just after the last one.
+    static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> (count: Int, lastLineStart: Int?) {
+        var count = 0
+        var last: Int?
+        guard let base = bytes.baseAddress else { return (0, nil) }
+        var index = 0
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while index + 8 <= bytes.count {
+            // Exact per-byte zero test (no borrows): a byte is 0 when neither it nor its low 7 bits plus 0x7F carry into bit 7.
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ (ones &* 0x0A)
+            let zeros = ~(((word & low7) &+ low7) | word) & highBits
+            if zeros != 0 {
+                count += zeros.nonzeroBitCount
+                last = index + (63 - zeros.leadingZeroBitCount) / 8 + 1
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                count += 1
+                last = index + 1
+            }
+            index += 1
+        }
+        return (count, last)
+    }
+}

@@ -1,0 +1,150 @@
+/// A flat index of every value in a JSON document, built in one validating pass.
+///
+/// Each value is one entry: where its bytes are, and for arrays and objects how many elements or
+/// members they hold and where the entry after them is, so a decoder can step over a whole subtree
+/// in one move. An object's entries are its members' keys and values, alternating. Nothing is
+/// decoded here: strings stay bytes until a model asks for them.
+struct JSONTape {
+    struct Entry {
+        enum Kind: UInt8 {
+            case object, array, string, escapedString, number, `true`, `false`, null
+        }
+
+        var kind: Kind
+        /// Strings: the offset after the opening quote; other values: their first byte.
+        var start: UInt32
+        /// Strings: the offset of the closing quote; numbers: one past their last byte; arrays and
+        /// objects: the index of the entry after their last element.
+        var end: UInt32
+        /// Arrays and objects: how many elements or members.
+        var count: UInt32
+    }
+
+    var entries: [Entry] = []
+
+    /// Builds the tape of a whole document.
+    ///
+    /// - Parameters:
+    ///   - bytes: One JSON value, with whitespace around it allowed.
+    ///   - maxDepth: How deeply arrays and objects may nest.
+    /// - Throws: ``JSONParseError`` at the first byte that breaks the grammar, as ``JSONParser`` reports it.
+    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) throws(JSONParseError) {
+        guard bytes.count < Int(UInt32.max) else {
+            throw JSONParseError(offset: 0, line: 1, column: 1, message: "documents of 4 GiB or more are not supported")
+        }
+        entries.reserveCapacity(max(16, bytes.count / 64))
+        var skipper = JSONSkipper(bytes: bytes, index: 0, isFinal: true, maxDepth: maxDepth)
+        do throws(JSONSkipFailure) {
+            skipper.skipWhitespace()
+            try record(&skipper, depth: 0)
+            skipper.skipWhitespace()
+            if skipper.index < bytes.count {
+                throw skipper.malformed("expected the end of the input after a complete JSON value")
+            }
+            // A `null` after the document, for decoders that must read a missing member as null.
+            entries.append(Entry(kind: .null, start: UInt32(bytes.count), end: UInt32(bytes.count), count: 0))
+        } catch {
+            guard case .malformed(let offset, let message) = error else {
+                throw JSONParseError(offset: bytes.count, line: 1, column: 1, message: "unexpected end of the input")
+            }
+            var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
+            reader.index = offset
+            throw reader.error(message, at: offset)
+        }
+    }
+
+    private mutating func record(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
+        let bytes = skipper.bytes
+        guard skipper.index < bytes.count else {
+            throw skipper.malformed("expected a JSON value, found the end of the input")
+        }
+        let start = skipper.index
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            let escaped = try skipper.skipString()
+            entries.append(
+                Entry(
+                    kind: escaped ? .escapedString : .string, start: UInt32(start + 1), end: UInt32(skipper.index - 1),
+                    count: 0))
+        case UInt8(ascii: "{"):
+            try recordObject(&skipper, depth: depth + 1)
+        case UInt8(ascii: "["):
+            try recordArray(&skipper, depth: depth + 1)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            try skipper.skipValue(depth: depth)
+            let kind: Entry.Kind =
+                bytes[start] == UInt8(ascii: "t") ? .true : bytes[start] == UInt8(ascii: "f") ? .false : .null
+            entries.append(Entry(kind: kind, start: UInt32(start), end: UInt32(skipper.index), count: 0))
+        default:
+            try skipper.skipValue(depth: depth)
+            entries.append(Entry(kind: .number, start: UInt32(start), end: UInt32(skipper.index), count: 0))
+        }
+    }
+
+    private mutating func recordObject(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
+        guard depth <= skipper.maxDepth else {
+            throw skipper.malformed("objects and arrays nest deeper than \(skipper.maxDepth)")
+        }
+        let slot = entries.count
+        entries.append(Entry(kind: .object, start: UInt32(skipper.index), end: 0, count: 0))
+        skipper.index += 1
+        var count: UInt32 = 0
+        if try skipper.peekAfterWhitespace("expected a member name in double quotes") != UInt8(ascii: "}") {
+            while true {
+                guard skipper.bytes[skipper.index] == UInt8(ascii: "\"") else {
+                    throw skipper.malformed(
+                        "expected a member name in double quotes, found \(skipper.describeCurrent())")
+                }
+                let keyStart = skipper.index
+                try record(&skipper, depth: depth)
+                guard try skipper.peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
+                    throw skipper.malformed(
+                        "expected ':' after the member name \(skipper.keyText(from: keyStart)), "
+                            + "found \(skipper.describeCurrent())")
+                }
+                skipper.index += 1
+                skipper.skipWhitespace()
+                try record(&skipper, depth: depth)
+                count += 1
+                let separator = try skipper.peekAfterWhitespace("expected ',' or '}' in an object")
+                if separator == UInt8(ascii: "}") { break }
+                guard separator == UInt8(ascii: ",") else {
+                    throw skipper.malformed(
+                        "expected ',' or '}' after an object member, found \(skipper.describeCurrent())")
+                }
+                skipper.index += 1
+                _ = try skipper.peekAfterWhitespace("expected a member name in double quotes")
+            }
+        }
+        skipper.index += 1
+        entries[slot].end = UInt32(entries.count)
+        entries[slot].count = count
+    }
+
+    private mutating func recordArray(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
+        guard depth <= skipper.maxDepth else {
+            throw skipper.malformed("objects and arrays nest deeper than \(skipper.maxDepth)")
+        }
+        let slot = entries.count
+        entries.append(Entry(kind: .array, start: UInt32(skipper.index), end: 0, count: 0))
+        skipper.index += 1
+        var count: UInt32 = 0
+        if try skipper.peekAfterWhitespace("expected a JSON value") != UInt8(ascii: "]") {
+            while true {
+                try record(&skipper, depth: depth)
+                count += 1
+                let separator = try skipper.peekAfterWhitespace("expected ',' or ']' in an array")
+                if separator == UInt8(ascii: "]") { break }
+                guard separator == UInt8(ascii: ",") else {
+                    throw skipper.malformed(
+                        "expected ',' or ']' after an array element, found \(skipper.describeCurrent())")
+                }
+                skipper.index += 1
+                skipper.skipWhitespace()
+            }
+        }
+        skipper.index += 1
+        entries[slot].end = UInt32(entries.count)
+        entries[slot].count = count
+    }
+}
