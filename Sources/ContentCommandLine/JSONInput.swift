@@ -23,7 +23,7 @@ public enum JSONInput {
     ///   - settings: How to render.
     /// - Throws: ``JSONInputError``, ``ContentOutput/OutputError``, or a failure to write.
     public static func render(_ path: String?, settings: OutputSettings) async throws {
-        let name = path == nil || path == "-" ? "<stdin>" : path ?? "<stdin>"
+        let name = sourceName(path)
         let input = try FileDescriptorInput(opening: name == "<stdin>" ? nil : name)
         var reader = JSONItemReader(
             input: input, itemsPath: settings.itemsPath, keeping: settings.fields?.fields.map(\.path))
@@ -44,18 +44,17 @@ public enum JSONInput {
         }
     }
 
+    /// The name errors give the input: the path, or `<stdin>` for `-` or none.
+    static func sourceName(_ path: String?) -> String {
+        guard let path, path != "-" else { return "<stdin>" }
+        return path
+    }
+
     /// Maps a reader failure to what the CLI reports: the file, the line and column, and the exit category.
     static func failure(_ error: JSONItemReaderError, source: String, itemsPath: JSONPath?) -> any Error {
         switch error {
         case .malformed(let parseError):
-            return JSONInputError(
-                source: source,
-                message: "malformed JSON at line \(parseError.line), column \(parseError.column) "
-                    + "(byte \(parseError.offset)): \(parseError.message)",
-                category: .malformedInput,
-                line: parseError.line,
-                column: parseError.column
-            )
+            return JSONInputError(parseError, source: source)
         case .itemsNotFound(let available):
             return OutputError.itemsNotFound(path: itemsPath?.description ?? "", available: available)
         case .empty:
@@ -86,7 +85,7 @@ public enum JSONInput {
     /// - Returns: The result to render.
     /// - Throws: ``JSONInputError``.
     public static func read(_ path: String?) throws(JSONInputError) -> ContentResult {
-        let name = path == nil || path == "-" ? "<stdin>" : path ?? "<stdin>"
+        let name = sourceName(path)
         let data: Data
         if name == "<stdin>" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -101,14 +100,7 @@ public enum JSONInput {
         do {
             values = try JSONParser().parseSequence(Array(data))
         } catch {
-            throw JSONInputError(
-                source: name,
-                message: "malformed JSON at line \(error.line), column \(error.column) (byte \(error.offset)): "
-                    + error.message,
-                category: .malformedInput,
-                line: error.line,
-                column: error.column
-            )
+            throw JSONInputError(error, source: name)
         }
         switch values.count {
         case 0:
@@ -200,5 +192,19 @@ public struct JSONInputError: ContentFailure, Equatable {
         var place = source
         if let line, let column { place += ":\(line):\(column)" }
         return "\(place): \(message)"
+    }
+}
+
+extension JSONInputError {
+    /// Malformed JSON at a place in the input.
+    init(_ error: JSONParseError, source: String) {
+        self.init(
+            source: source,
+            message: "malformed JSON at line \(error.line), column \(error.column) (byte \(error.offset)): "
+                + error.message,
+            category: .malformedInput,
+            line: error.line,
+            column: error.column
+        )
     }
 }

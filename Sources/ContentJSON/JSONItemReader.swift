@@ -272,7 +272,7 @@ public struct JSONItemReader {
                 try closeObjects(depth)
                 let rest = JSONPath(Array(steps[stepIndex...]))
                 guard let found = value.value(at: rest) else {
-                    throw .itemsNotFound(available: Self.deepestKeys(value, along: rest))
+                    throw .itemsNotFound(available: value.keys(deepestAlong: rest))
                 }
                 guard let keep else { return .value(found) }
                 if case .array(let elements) = found { return .value(.array(elements.map(keep.prune))) }
@@ -348,15 +348,6 @@ public struct JSONItemReader {
                 if closed { break }
             }
         }
-    }
-
-    private static func deepestKeys(_ value: JSONValue, along path: JSONPath) -> [String] {
-        var current = value
-        for component in path.components {
-            guard let next = current.value(at: JSONPath([component])) else { break }
-            current = next
-        }
-        return current.objectValue?.members.map(\.key) ?? []
     }
 
     // MARK: - The window

@@ -119,12 +119,7 @@ struct JSONReader {
         return JSONParseError(offset: offset, line: line, column: offset - lineStart + 1, message: message)
     }
 
-    private func describeCurrent() -> String {
-        guard index < bytes.count else { return "the end of the input" }
-        let byte = bytes[index]
-        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
-    }
+    private func describeCurrent() -> String { JSONBytes.describe(bytes, at: index) }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("expected a JSON value, found the end of the input") }
@@ -360,16 +355,13 @@ struct JSONReader {
     }
 
     private mutating func hex4() throws(JSONParseError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw error("expected four hex digits after \\u") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
-                throw error("expected four hex digits after \\u")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
+        switch JSONBytes.hexQuad(bytes, at: index) {
+        case .success(let value):
+            index += 4
+            return value
+        case .failure(let failure):
+            throw error("expected four hex digits after \\u", at: failure.offset)
         }
-        return value
     }
 
     private func invalidUTF8Offset(_ slice: UnsafeRawBufferPointer) -> Int {

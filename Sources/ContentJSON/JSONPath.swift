@@ -135,6 +135,20 @@ public struct JSONPathError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 extension JSONValue {
+    /// The member names where a path stops matching: those of the deepest value along it that exists,
+    /// to suggest a correct path.
+    ///
+    /// - Parameter path: The path.
+    /// - Returns: The member names there, or none when that value is not an object.
+    public func keys(deepestAlong path: JSONPath) -> [String] {
+        var current = self
+        for component in path.components {
+            guard let next = current.value(at: JSONPath([component])) else { break }
+            current = next
+        }
+        return current.objectValue?.members.map(\.key) ?? []
+    }
+
     /// The value a path leads to, or `nil` when a step is missing.
     ///
     /// - Parameter path: The path.

@@ -179,7 +179,7 @@ extension JSONSkipper {
     }
 
     /// The decoded member name whose opening quote is at `start` (already checked by ``skipString()``).
-    mutating func memberName(from start: Int) throws(JSONSkipFailure) -> String {
+    func memberName(from start: Int) throws(JSONSkipFailure) -> String {
         var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
         reader.index = start
         do {

@@ -55,12 +55,7 @@ struct JSONSkipper {
     }
 
     /// The byte at the cursor, for messages.
-    func describeCurrent() -> String {
-        guard index < bytes.count else { return "the end of the input" }
-        let byte = bytes[index]
-        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
-    }
+    func describeCurrent() -> String { JSONBytes.describe(bytes, at: index) }
 
     /// Steps over one value; the cursor is on its first byte and ends just after it.
     ///
@@ -115,9 +110,7 @@ struct JSONSkipper {
 
     /// The member name starting at `start`, quoted, for messages.
     func keyText(from start: Int) -> String {
-        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
-        reader.index = start
-        return (try? reader.parseString()).map { "\"\($0)\"" } ?? "before it"
+        (try? memberName(from: start)).map { "\"\($0)\"" } ?? "before it"
     }
 
     private mutating func skipArray(depth: Int) throws(JSONSkipFailure) {
@@ -260,16 +253,17 @@ struct JSONSkipper {
     }
 
     private mutating func hex4() throws(JSONSkipFailure) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw endOfWindow("expected four hex digits after \\u") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = JSONBytes.hexDigit(bytes[index]) else {
-                throw malformed("expected four hex digits after \\u")
+        switch JSONBytes.hexQuad(bytes, at: index) {
+        case .success(let value):
+            index += 4
+            return value
+        case .failure(let failure):
+            // Too few bytes in the window may only mean the rest has not been read yet.
+            if failure.offset == index, bytes.count - index < 4 {
+                throw endOfWindow("expected four hex digits after \\u")
             }
-            value = value << 4 | UInt32(digit)
-            index += 1
+            throw malformed("expected four hex digits after \\u", at: failure.offset)
         }
-        return value
     }
 
     /// One multi-byte UTF-8 scalar (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
@@ -359,6 +353,30 @@ enum JSONBytes {
             index &+= 1
         }
         return end
+    }
+
+    /// The byte at `index` for an error message: the character when printable, else its hex value.
+    static func describe(_ bytes: UnsafeRawBufferPointer, at index: Int) -> String {
+        guard index < bytes.count else { return "the end of the input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// The four hex digits of a `\u` escape at `index`: their value, or the offset of the first bad digit.
+    static func hexQuad(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Result<UInt32, HexDigitError> {
+        guard bytes.count - index >= 4 else { return .failure(HexDigitError(offset: index)) }
+        var value: UInt32 = 0
+        for offset in index..<(index + 4) {
+            guard let digit = hexDigit(bytes[offset]) else { return .failure(HexDigitError(offset: offset)) }
+            value = value << 4 | UInt32(digit)
+        }
+        return .success(value)
+    }
+
+    /// Where a `\u` escape stops being four hex digits.
+    struct HexDigitError: Error {
+        let offset: Int
     }
 
     /// The value of a hexadecimal digit, either case.

@@ -185,7 +185,7 @@ public struct OutputPipeline: Sendable {
                 return Self.source(for: document)
             }
             guard let value = document.value(at: path) else {
-                throw .itemsNotFound(path: path.description, available: Self.deepestKeys(document, along: path))
+                throw .itemsNotFound(path: path.description, available: document.keys(deepestAlong: path))
             }
             return Self.source(for: value)
         }
@@ -194,16 +194,6 @@ public struct OutputPipeline: Sendable {
     private static func source(for value: JSONValue) -> ItemSource {
         if case .array(let elements) = value { return ItemSource(.array(elements, next: 0)) }
         return ItemSource(.single(value))
-    }
-
-    /// The keys at the deepest point of the path that exists, to suggest a correct path.
-    private static func deepestKeys(_ document: JSONValue, along path: JSONPath) -> [String] {
-        var current = document
-        for component in path.components {
-            guard let next = current.value(at: JSONPath([component])) else { break }
-            current = next
-        }
-        return current.objectValue?.members.map(\.key) ?? []
     }
 
     // MARK: - Formats
