@@ -58,12 +58,12 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; the ra
 
     /// The child for a member name given as raw (unescaped) bytes.
     @inline(__always)
-    func child(matching key: UnsafeRawBufferPointer) -> JSONKeepTree? {
+    func child(matching key: UnsafeRawBufferPointer) -> Child? {
         guard let keyBase = key.baseAddress, let namesBase = names.baseAddress else { return nil }
         var start = 0
         for position in 0..<children.count {
             let length = lengths[position]
-            if length == key.count, memcmp(namesBase + start, keyBase, length) == 0 { return children[position].tree }
+            if length == key.count, memcmp(namesBase + start, keyBase, length) == 0 { return children[position] }
             start += length
         }
         return nil
@@ -94,19 +94,20 @@ extension JSONSkipper {
     /// - Throws: ``JSONSkipFailure``.
     mutating func readValue(depth: Int) throws(JSONSkipFailure) -> JSONValue {
         let start = index
-        try skipValue(depth: depth)
         // Plain strings and numbers, the usual projected values, need no second parse.
-        if let base = bytes.baseAddress {
-            switch bytes[start] {
-            case UInt8(ascii: "\""):
-                let text = UnsafeRawBufferPointer(start: base + start + 1, count: index - start - 2)
-                if !text.contains(UInt8(ascii: "\\")) { return .string(String(decoding: text, as: UTF8.self)) }
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let text = UnsafeRawBufferPointer(start: base + start, count: index - start)
-                return .number(JSONNumber(text: String(decoding: text, as: UTF8.self)))
-            default:
-                break
+        if start < bytes.count, bytes[start] == UInt8(ascii: "\""), let base = bytes.baseAddress {
+            if !(try skipString().escaped) {
+                return .string(
+                    String(
+                        decoding: UnsafeRawBufferPointer(start: base + start + 1, count: index - start - 2),
+                        as: UTF8.self))
             }
+        } else {
+            try skipValue(depth: depth)
+        }
+        if let base = bytes.baseAddress, bytes[start] == UInt8(ascii: "-") || bytes[start] &- UInt8(ascii: "0") < 10 {
+            let text = UnsafeRawBufferPointer(start: base + start, count: index - start)
+            return .number(JSONNumber(text: String(decoding: text, as: UTF8.self)))
         }
         var reader = JSONReader(
             bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), maxDepth: maxDepth - depth)
@@ -132,6 +133,7 @@ extension JSONSkipper {
         guard depth + 1 <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
         index += 1
         var members: [JSONMember] = []
+        members.reserveCapacity(tree.children.count)
         if try peekAfterWhitespace("expected a member name in double quotes") == UInt8(ascii: "}") {
             index += 1
             return .object(JSONObject(members))
@@ -141,17 +143,15 @@ extension JSONSkipper {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw malformed("expected a member name in double quotes, found \(describeCurrent())")
             }
-            let escaped = try skipString()
-            let keyBytes = UnsafeRawBufferPointer(rebasing: bytes[(keyStart + 1)..<(index - 1)])
-            var decodedKey: String?
-            let child: JSONKeepTree?
-            // Escaped or non-ASCII names compare as Strings (canonical equivalence), as lookups elsewhere do.
-            if escaped || keyBytes.contains(where: { $0 >= 0x80 }) {
+            let traits = try skipString()
+            let child: JSONKeepTree.Child?
+            // Escaped or non-ASCII names compare as Strings (canonical equivalence), as lookups elsewhere do;
+            // the member keeps the name as the input spells it.
+            if traits.escaped || traits.nonASCII {
                 let key = try memberName(from: keyStart)
-                decodedKey = key
-                child = tree.child(named: key)
+                child = tree.child(named: key).map { JSONKeepTree.Child(name: key, tree: $0) }
             } else {
-                child = tree.child(matching: keyBytes)
+                child = tree.child(matching: UnsafeRawBufferPointer(rebasing: bytes[(keyStart + 1)..<(index - 1)]))
             }
             guard try peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
                 throw malformed(
@@ -160,8 +160,7 @@ extension JSONSkipper {
             index += 1
             skipWhitespace()
             if let child {
-                let key = decodedKey ?? String(decoding: keyBytes, as: UTF8.self)
-                members.append(JSONMember(key, try readValue(keeping: child, depth: depth + 1)))
+                members.append(JSONMember(child.name, try readValue(keeping: child.tree, depth: depth + 1)))
             } else {
                 try skipValue(depth: depth + 1)
             }
@@ -195,7 +194,7 @@ extension JSONSkipper {
             throw malformed("expected a member name in double quotes, found \(describeCurrent())")
         }
         let keyStart = index
-        let escaped = try skipString()
+        let escaped = try skipString().escaped
         let name =
             escaped
             ? try memberName(from: keyStart)

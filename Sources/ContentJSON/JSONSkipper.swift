@@ -1,3 +1,11 @@
+/// What ``JSONSkipper/skipString()`` saw inside a string.
+struct JSONStringTraits {
+    /// The string holds escapes, so its bytes are not its text.
+    var escaped = false
+    /// The string holds bytes above 0x7F.
+    var nonASCII = false
+}
+
 /// Why the skipper stopped: it needs bytes that have not been read yet, or the input is malformed.
 enum JSONSkipFailure: Error {
     /// The value runs past the bytes at hand; read more and try again from the same place.
@@ -181,12 +189,12 @@ struct JSONSkipper {
 
     /// Steps over a string, checking escapes, control characters and UTF-8; the cursor is on the quote.
     ///
-    /// - Returns: Whether the string holds escapes (so its bytes are not its text).
+    /// - Returns: Whether the string holds escapes or non-ASCII bytes, so callers need not look again.
     @discardableResult
-    mutating func skipString() throws(JSONSkipFailure) -> Bool {
+    mutating func skipString() throws(JSONSkipFailure) -> JSONStringTraits {
         let open = index
         index += 1
-        var escaped = false
+        var traits = JSONStringTraits()
         // Like the parser, report bad UTF-8 only once the string is otherwise complete: a control
         // character, a bad escape or the end of the input after it is the error to report.
         var invalidUTF8: Int?
@@ -201,11 +209,12 @@ struct JSONSkipper {
             case UInt8(ascii: "\""):
                 if let invalidUTF8 { throw malformed("a string holds bytes that are not valid UTF-8", at: invalidUTF8) }
                 index += 1
-                return escaped
+                return traits
             case UInt8(ascii: "\\"):
-                escaped = true
+                traits.escaped = true
                 try skipEscape(open: open)
             case 0x80...:
+                traits.nonASCII = true
                 if try !skipUTF8Sequence() {
                     if invalidUTF8 == nil { invalidUTF8 = index }
                     index += 1
@@ -326,11 +335,20 @@ enum JSONBytes {
         let backslashes = SIMD16<UInt8>(repeating: 0x5C)
         let controls = SIMD16<UInt8>(repeating: 0x20)
         let nonASCII = SIMD16<UInt8>(repeating: flaggingNonASCII ? 0x80 : 0xFF)
+        @inline(__always) func special(_ offset: Int) -> SIMDMask<SIMD16<Int8>> {
+            let chunk = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+            return (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< controls) .| (chunk .>= nonASCII)
+        }
+        // Long runs of plain text go 64 bytes at a time, with one test; the loop below finds the byte.
+        while index &+ 64 <= end {
+            let any = special(index) .| special(index &+ 16) .| special(index &+ 32) .| special(index &+ 48)
+            let lanes = unsafeBitCast(any, to: SIMD2<UInt64>.self)
+            if lanes[0] | lanes[1] != 0 { break }
+            index &+= 64
+        }
         while index &+ 16 <= end {
-            let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            let special = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< controls) .| (chunk .>= nonASCII)
             // Read the all-ones lanes as two words: cheaper than a horizontal `any`, and it gives the position.
-            let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+            let lanes = unsafeBitCast(special(index), to: SIMD2<UInt64>.self)
             if lanes[0] != 0 { return index &+ UInt64(littleEndian: lanes[0]).trailingZeroBitCount >> 3 }
             if lanes[1] != 0 { return index &+ 8 &+ UInt64(littleEndian: lanes[1]).trailingZeroBitCount >> 3 }
             index &+= 16

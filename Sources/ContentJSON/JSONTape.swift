@@ -61,7 +61,7 @@ struct JSONTape {
         let start = skipper.index
         switch bytes[start] {
         case UInt8(ascii: "\""):
-            let escaped = try skipper.skipString()
+            let escaped = try skipper.skipString().escaped
             entries.append(
                 Entry(
                     kind: escaped ? .escapedString : .string, start: UInt32(start + 1), end: UInt32(skipper.index - 1),
