@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "ContentCore", targets: ["ContentCore"]),
         .library(name: "ContentJSON", targets: ["ContentJSON"]),
         .library(name: "ContentOutput", targets: ["ContentOutput"]),
+        // Typed clients from a Data Connect workspace: at build time, or written into the package on demand.
+        .plugin(name: "ContentClientGenerator", targets: ["ContentClientGenerator"]),
+        .plugin(name: "ContentClientGeneratorCommand", targets: ["ContentClientGeneratorCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -78,6 +81,30 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The client generator: a Data Connect workspace in, typed Swift out. Shared by both plugins through
+        // `content-codegen`, which builds without the HTTP client or the emulator.
+        .target(
+            name: "ContentCodegen",
+            dependencies: [
+                "ContentDataConnect", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "content-codegen",
+            dependencies: ["ContentCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .plugin(name: "ContentClientGenerator", capability: .buildTool(), dependencies: ["content-codegen"]),
+        .plugin(
+            name: "ContentClientGeneratorCommand",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-content-client",
+                    description: "Write the typed client for each target with a content-client.yaml"),
+                permissions: [.writeToPackageDirectory(reason: "to write the generated client into the package")]
+            ),
+            dependencies: ["content-codegen"]
+        ),
         // The composition root: the built-in plugin registry and a session that turns config into backends.
         .target(name: "ContentRuntime", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
         // One backend plugin per module: each imports the core, the HTTP seam and the shared command support.
@@ -109,8 +136,9 @@ let package = Package(
         .target(
             name: "ContentKit",
             dependencies: [
-                "ContentCore", "ContentConfig", "ContentRuntime", "ContentEmulator", "ContentBackendAEM",
+                "ContentCore", "ContentConfig", "ContentRuntime", "ContentJSON", "ContentBackendAEM",
                 "ContentBackendDataConnect", "ContentBackendResource",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // What every command shares: global options, the exit-status table, error reporting.
@@ -184,11 +212,15 @@ let package = Package(
         .testTarget(
             name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON", "ContentTesting"]),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
+        // The golden files under Golden/ are generated clients, compiled here so they must stay valid Swift 6.
+        .testTarget(
+            name: "ContentCodegenTests",
+            dependencies: ["ContentCodegen", "ContentKit", "ContentJSON", "ContentEmulator"]),
     ]
 )
 
 // Leaked imports and implicit existentials are compile errors everywhere.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -2,8 +2,6 @@ internal import ContentBackendAEM
 internal import ContentBackendDataConnect
 internal import ContentBackendResource
 public import ContentCore
-internal import ContentEmulator
-internal import Foundation
 
 /// The backend plugins built into `content`.
 public enum BuiltInBackends {
@@ -15,46 +13,4 @@ public enum BuiltInBackends {
         DataConnectPlugin.self,
         ResourcePlugin.self,
     ])
-
-    /// Runs the AEM emulator over the sample workspace in-process, for commands with no configuration.
-    public static let embeddedAEM:
-        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void = {
-            body in
-            try await EmulatorServer.withInProcessAEM(workspace: try sampleWorkspace(holding: "aem"), body)
-        }
-
-    /// The sample Data Connect workspace folder: `./examples/dataconnect`, else the one this build came from.
-    public static var sampleDataConnectWorkspace: String? {
-        (try? sampleWorkspace(holding: "dataconnect"))?.appendingPathComponent("dataconnect").path
-    }
-
-    /// Runs the Data Connect emulator over the sample movies workspace in-process, for commands with no
-    /// configuration; `body` gets its base URL and the workspace folder.
-    public static let embeddedDataConnect:
-        @Sendable (_ body: @Sendable (_ baseURL: String, _ workspace: String) async throws -> Void) async throws ->
-            Void = { body in
-                let folder = try sampleWorkspace(holding: "dataconnect").appendingPathComponent("dataconnect")
-                try await EmulatorServer.withInProcessDataConnect(workspace: folder) { baseURL in
-                    try await body(baseURL, folder.path)
-                }
-            }
-
-    /// Runs the sample adapters in-process, for `content request` with no configuration.
-    public static let embeddedResource:
-        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void = { body in
-            try await EmulatorServer.withInProcessResource(workspace: try sampleWorkspace(holding: "resource"), body)
-        }
-
-    /// The sample workspace with a service's folder: `./examples` when it is there, else the workspace this
-    /// build was made from.
-    static func sampleWorkspace(holding service: String) throws -> URL {
-        let local = URL(fileURLWithPath: "examples")
-        if FileManager.default.fileExists(atPath: local.appendingPathComponent(service).path) { return local }
-        guard let sample = EmulatorServer.sampleWorkspace,
-            FileManager.default.fileExists(atPath: sample.appendingPathComponent(service).path)
-        else {
-            throw EmulatorError.workspace("the built-in sample workspace is not available; configure a backend")
-        }
-        return sample
-    }
 }

@@ -33,10 +33,10 @@ struct ContentCommand: AsyncParsableCommand {
     static func main() async {
         EmbeddedSample.install(
             EmbeddedSample.Samples(
-                aem: BuiltInBackends.embeddedAEM,
-                dataConnect: BuiltInBackends.embeddedDataConnect,
-                dataConnectWorkspace: { BuiltInBackends.sampleDataConnectWorkspace },
-                resource: BuiltInBackends.embeddedResource
+                aem: EmbeddedSamples.embeddedAEM,
+                dataConnect: EmbeddedSamples.embeddedDataConnect,
+                dataConnectWorkspace: { EmbeddedSamples.sampleDataConnectWorkspace },
+                resource: EmbeddedSamples.embeddedResource
             )
         )
         let arguments = Array(CommandLine.arguments.dropFirst())

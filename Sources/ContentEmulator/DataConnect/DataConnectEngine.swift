@@ -70,9 +70,9 @@ struct DataConnectEngine: Sendable {
         self.workspace = workspace
         let sdl = DataConnectSDL.make(workspace.schema)
         do {
-            schema = try buildSchema(source: sdl)
+            schema = try DataConnectGraphQL.schema(for: workspace.schema)
         } catch {
-            throw EmulatorError.workspace("the schema does not make a valid GraphQL schema: \(error)")
+            throw EmulatorError.workspace(error.message)
         }
         DataConnectScalars.install(in: schema)
         store = try DataConnectStore(path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(sdl))
@@ -86,7 +86,7 @@ struct DataConnectEngine: Sendable {
                 if let parsed = documents[file] {
                     document = parsed
                 } else {
-                    document = try Self.parseAndValidate(operation.fileText, path: file, schema: schema)
+                    document = try DataConnectGraphQL.parseAndValidate(operation.fileText, path: file, schema: schema)
                     documents[file] = document
                 }
                 byName[operation.name] = PreparedOperation(
@@ -101,35 +101,12 @@ struct DataConnectEngine: Sendable {
         }
     }
 
-    static func parseAndValidate(_ text: String, path: String, schema: GraphQLSchema) throws -> Document {
-        if let depth = GraphQLNesting.depth(text) {
-            throw DataConnectWorkspaceError(
-                file: path, "nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed")
-        }
-        let document: Document
-        do {
-            document = try parse(source: Source(body: text, name: path))
-        } catch let error as GraphQLError {
-            let location = error.locations.first
-            throw DataConnectWorkspaceError(
-                file: path, line: location?.line, column: location?.column, "GraphQL syntax: \(error.message)")
-        }
-        let problems = validate(schema: schema, ast: document)
-        if let first = problems.first {
-            let location = first.locations.first
-            let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-            throw DataConnectWorkspaceError(
-                file: path, line: location?.line, column: location?.column, first.message + more)
-        }
-        return document
-    }
-
     private func runSeed(_ url: URL) async throws {
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
         else {
             throw EmulatorError.workspace("\(url.path): cannot read the seed file")
         }
-        let document = try Self.parseAndValidate(text, path: url.path, schema: schema)
+        let document = try DataConnectGraphQL.parseAndValidate(text, path: url.path, schema: schema)
         let outcome = await run(document: document, operationName: nil, variables: [:], auth: .anonymous, isAdmin: true)
         if case .response(let body) = outcome, let errors = body["errors"]?.arrayValue, let first = errors.first {
             let message = first["message"]?.stringValue ?? "failed"

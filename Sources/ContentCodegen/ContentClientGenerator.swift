@@ -1,0 +1,109 @@
+internal import ContentDataConnect
+internal import ContentYAML
+public import Foundation
+
+/// What a `content-client.yaml` says: which workspace to make a client for, and for whom.
+///
+/// Configuration keys (paths are relative to the file):
+/// - `dataconnect` (string, required): a Data Connect workspace folder, the one holding `dataconnect.yaml`.
+/// - `connectors` (list of strings, optional): the connector ids to generate; all of them when left out.
+/// - `access` (`internal` or `public`, optional): the access level of the generated API; `internal` by default.
+public struct ClientGeneratorConfiguration: Decodable, Sendable, Hashable {
+    /// The access level of the generated API.
+    public enum Access: String, Decodable, Sendable, Hashable {
+        case `internal`, `public`
+    }
+
+    /// The Data Connect workspace folder.
+    public var dataconnect: String
+    /// The connector ids to generate, or `nil` for all.
+    public var connectors: [String]?
+    /// The access level of the generated API.
+    public var access: Access?
+
+    /// A sample file, for `--help` and error messages.
+    public static let sample = """
+        # content-client.yaml: generate a typed Swift client at build time.
+        dataconnect: ../../dataconnect   # the folder with dataconnect.yaml, relative to this file
+        connectors: [movies]             # optional; every connector when left out
+        access: internal                 # or public
+        """
+}
+
+/// Reads a configuration and its workspace and writes the Swift client source.
+public enum ContentClientGenerator {
+    /// The file the plugins ask for: one per target, so SwiftPM knows the output before running.
+    public static let outputFileName = "GeneratedContentClient.swift"
+
+    /// Generates the client a configuration file asks for.
+    ///
+    /// - Parameter configurationFile: The `content-client.yaml`.
+    /// - Returns: Swift source; the same inputs always give the same bytes.
+    /// - Throws: ``GeneratorDiagnostic`` at the file, line and column of the first problem.
+    public static func generate(configurationFile: String) throws(GeneratorDiagnostic) -> String {
+        guard let data = FileManager.default.contents(atPath: configurationFile) else {
+            throw GeneratorDiagnostic(
+                file: configurationFile,
+                "cannot read the file; create it like this:\n\(ClientGeneratorConfiguration.sample)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let configuration: ClientGeneratorConfiguration
+        do {
+            configuration = try YAMLDecoder().decode(
+                ClientGeneratorConfiguration.self, from: text, file: configurationFile)
+        } catch {
+            throw GeneratorDiagnostic(
+                file: error.file, line: error.mark?.line, column: error.mark?.column,
+                (error.keyPath.isEmpty ? "" : "\(error.keyPath): ") + error.message
+                    + (error.hint.map { " (\($0))" } ?? ""))
+        }
+        let folder = URL(fileURLWithPath: configurationFile).deletingLastPathComponent()
+        return try generate(
+            configuration, relativeTo: folder, source: URL(fileURLWithPath: configurationFile).lastPathComponent)
+    }
+
+    /// Generates the client for a configuration already read.
+    ///
+    /// - Parameters:
+    ///   - configuration: What to generate.
+    ///   - folder: What relative paths in it are relative to.
+    ///   - source: The name the header mentions.
+    /// - Returns: Swift source.
+    /// - Throws: ``GeneratorDiagnostic``.
+    public static func generate(_ configuration: ClientGeneratorConfiguration, relativeTo folder: URL, source: String)
+        throws(GeneratorDiagnostic) -> String
+    {
+        let workspaceFolder = URL(fileURLWithPath: configuration.dataconnect, relativeTo: folder).standardizedFileURL
+        let workspace: DataConnectWorkspace
+        do {
+            workspace = try DataConnectWorkspace.load(from: workspaceFolder)
+        } catch {
+            throw GeneratorDiagnostic(file: error.file, line: error.line, column: error.column, error.message)
+        }
+        var connectors = workspace.connectors
+        if let wanted = configuration.connectors {
+            connectors = try wanted.map { id throws(GeneratorDiagnostic) in
+                guard let connector = workspace.connector(id) else {
+                    throw GeneratorDiagnostic(
+                        file: source,
+                        "connector '\(id)' is not in \(workspaceFolder.path); it has "
+                            + workspace.connectors.map(\.id).joined(separator: ", "))
+                }
+                return connector
+            }
+        }
+        let translator = try DataConnectClientTranslator(
+            workspace: workspace, access: (configuration.access ?? .internal).rawValue)
+        var writer = SwiftSourceWriter()
+        writer.line("// Generated by content-codegen from \(source). Do not edit: change the .gql files and rebuild.")
+        writer.line("// swift-format-ignore-file")
+        writer.line()
+        writer.line("import ContentKit")
+        writer.line("import Foundation")
+        for connector in connectors.sorted(by: { $0.id < $1.id }) {
+            writer.line()
+            try translator.translate(connector, into: &writer)
+        }
+        return writer.text
+    }
+}

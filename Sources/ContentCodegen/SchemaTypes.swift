@@ -1,0 +1,118 @@
+internal import GraphQL
+internal import OrderedCollections
+
+/// The Swift spelling of the schema's scalars, and the enums and input objects a connector uses, collected
+/// while its operations are translated and written once at the end.
+final class SchemaTypes {
+    private let schema: GraphQLSchema
+    private var enums: [String: GraphQLEnumType] = [:]
+    private var inputs: [String: GraphQLInputObjectType] = [:]
+
+    init(schema: GraphQLSchema) {
+        self.schema = schema
+    }
+
+    /// The Swift type for a named GraphQL type, and its wire type when that differs; enums and input
+    /// objects are remembered so their definitions get written.
+    func name(for type: any GraphQLNamedType) -> (swift: String, wire: String?) {
+        switch type {
+        case let enumeration as GraphQLEnumType:
+            enums[enumeration.name] = enumeration
+            return (SwiftName.type(enumeration.name), nil)
+        case let input as GraphQLInputObjectType:
+            inputs[input.name] = input
+            return (SwiftName.type(input.name), nil)
+        default:
+            return Self.scalar(type.name)
+        }
+    }
+
+    /// Firebase's Swift SDK mapping of the Data Connect scalars.
+    static func scalar(_ name: String) -> (swift: String, wire: String?) {
+        switch name {
+        case "String", "ID": return ("String", nil)
+        case "Int": return ("Int", nil)
+        case "Float": return ("Double", nil)
+        case "Boolean": return ("Bool", nil)
+        case "UUID": return ("UUID", "DataConnectWire.UUIDValue")
+        case "Int64": return ("Int64", "DataConnectWire.Int64Value")
+        case "Date": return ("LocalDate", nil)
+        case "Timestamp": return ("Timestamp", nil)
+        case "Vector": return ("[Double]", nil)
+        default: return ("AnyValue", nil)
+        }
+    }
+
+    /// The definitions of every enum and input object used so far (and those they use), by name.
+    func definitions(access: String) throws(GeneratorDiagnostic) -> [String] {
+        var written: Set<String> = []
+        var out: [(String, String)] = []
+        while let name = (enums.keys.sorted() + inputs.keys.sorted()).first(where: { !written.contains($0) }) {
+            written.insert(name)
+            if let enumeration = enums[name] {
+                out.append((name, enumDefinition(enumeration, access: access)))
+            } else if let input = inputs[name] {
+                out.append((name, try inputDefinition(input, access: access)))
+            }
+        }
+        return out.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    private func enumDefinition(_ type: GraphQLEnumType, access: String) -> String {
+        var writer = SwiftSourceWriter()
+        writer.documentation("The `\(type.name)` enum.")
+        writer.block("\(access) enum \(SwiftName.type(type.name)): String, Codable, Sendable, Hashable, CaseIterable") {
+            body in
+            for value in type.values {
+                body.line("case \(SwiftName.enumCase(value.name)) = \(SwiftName.literal(value.name))")
+            }
+        }
+        return String(writer.text.dropLast())
+    }
+
+    private func inputDefinition(_ type: GraphQLInputObjectType, access: String) throws(GeneratorDiagnostic) -> String {
+        let fields: InputObjectFieldMap
+        do {
+            fields = try type.fields()
+        } catch {
+            throw GeneratorDiagnostic("the schema's input \(type.name) cannot be read: \(error)")
+        }
+        let members = fields.map { name, field in
+            (name, SwiftTypeShape.of(field.type, naming: { self.name(for: $0) }))
+        }
+        // Inputs holding other inputs can form cycles (a filter's `_not`, relation filters both ways), which a
+        // struct cannot store; a class can.
+        let recursive = fields.values.contains { field in
+            !(field.type is GraphQLList) && getNamedType(type: field.type) is GraphQLInputObjectType
+        }
+        var writer = SwiftSourceWriter()
+        writer.documentation("The `\(type.name)` input.")
+        let kind = recursive ? "final class" : "struct"
+        writer.block("\(access) \(kind) \(SwiftName.type(type.name)): Encodable, Sendable") { body in
+            for (name, shape) in members { body.line("\(access) let \(SwiftName.member(name)): \(shape.swiftType)") }
+            body.line()
+            let parameters = members.map { name, shape in
+                "\(SwiftName.member(name)): \(shape.swiftType)\(shape.isOptional ? " = nil" : "")"
+            }
+            body.block("\(access) init(\(parameters.joined(separator: ", ")))") { initializer in
+                for (name, _) in members {
+                    initializer.line("self.\(SwiftName.member(name)) = \(SwiftName.member(name))")
+                }
+            }
+            body.line()
+            DataConnectClientTranslator.codingKeys(members.map(\.0), into: &body)
+            body.line()
+            body.block("\(access) func encode(to encoder: any Encoder) throws") { encode in
+                encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+                for (name, shape) in members {
+                    let member = SwiftName.member(name)
+                    let value = shape.toWire(member) ?? member
+                    encode.line(
+                        "try container.\(shape.isOptional ? "encodeIfPresent" : "encode")(\(value), forKey: .\(member))"
+                    )
+                }
+            }
+        }
+        return String(writer.text.dropLast())
+    }
+}

@@ -1,0 +1,86 @@
+/// Builds Swift source text line by line with indentation, so every generator writes the same layout.
+struct SwiftSourceWriter {
+    private(set) var text = ""
+    private var depth = 0
+
+    /// Writes one line at the current indentation; an empty line stays empty.
+    mutating func line(_ content: String = "") {
+        text += content.isEmpty ? "\n" : String(repeating: "    ", count: depth) + content + "\n"
+    }
+
+    /// Writes `opening {`, the body one level in, then `}`.
+    mutating func block(_ opening: String, _ body: (inout SwiftSourceWriter) -> Void) {
+        line(opening + " {")
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("}")
+    }
+
+    /// Writes a `///` doc comment, one line per line of `text`.
+    mutating func documentation(_ text: String) {
+        for part in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            line(part.isEmpty ? "///" : "/// " + part)
+        }
+    }
+}
+
+/// Spelling GraphQL names as Swift names.
+enum SwiftName {
+    private static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default",
+        "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch",
+        "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true",
+        "try", "Type", "Protocol",
+    ]
+
+    /// A property or case name: the GraphQL name itself, in backticks when it is a keyword.
+    static func member(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// A type name: the first letter upper-cased; names Swift reserves get a trailing underscore.
+    static func type(_ name: String) -> String {
+        let upper = (name.first.map { String($0).uppercased() } ?? "") + name.dropFirst()
+        return ["Type", "Protocol", "Self", "Any"].contains(upper) ? upper + "_" : upper
+    }
+
+    /// An upper-camel-case type name from an id such as `friendly-flix` (`FriendlyFlix`).
+    static func words(_ id: String) -> String {
+        let parts = id.split { !($0.isLetter || $0.isNumber) }
+        let joined = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return joined.first.map { $0.isLetter } ?? false ? joined : "_" + joined
+    }
+
+    /// A lower-camel-case name for an enum value such as `SCI_FI` (`sciFi`).
+    static func enumCase(_ value: String) -> String {
+        let parts = value.split(separator: "_").map { $0.lowercased() }
+        guard let first = parts.first else { return member(value) }
+        let joined = first + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        let valid = joined.first.map { $0.isLetter || $0 == "_" } ?? false
+        return member(valid ? joined : "_" + joined)
+    }
+
+    /// A Swift string literal for any text.
+    static func literal(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

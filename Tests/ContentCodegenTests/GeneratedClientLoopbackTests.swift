@@ -1,0 +1,67 @@
+import ContentEmulator
+import ContentKit
+import Foundation
+import Testing
+
+/// The generated movies client (`Golden/MoviesSample.swift`, compiled into this target) against the Data
+/// Connect emulator over loopback HTTP: variables encode as the service reads them and results decode,
+/// UUIDs and Int64s included.
+struct GeneratedClientLoopbackTests {
+    private static func withMovies(_ body: @Sendable (MoviesConnector) async throws -> Void) async throws {
+        let workspace = GoldenWorkspaces.repository.appendingPathComponent("examples/dataconnect")
+        try await EmulatorServer.withInProcessDataConnect(workspace: workspace) { baseURL in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "content-kit-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let host = baseURL.replacingOccurrences(of: "http://", with: "")
+            let config = folder.appendingPathComponent("content.yaml")
+            try """
+            backends:
+              movies:
+                type: dataconnect
+                workspace: \(workspace.path)
+                project: content-sample
+                emulator: \(host)
+            """.write(to: config, atomically: true, encoding: .utf8)
+            try await body(MoviesConnector(client: try ContentClient(configFile: config.path, environment: [:])))
+        }
+    }
+
+    @Test func listMoviesByGenreReturnsOnlyThatGenreBestRatedFirst() async throws {
+        try await Self.withMovies { movies in
+            let result = try await movies.listMoviesByGenre(genre: "Sci-Fi")
+            #expect(result.movies.count == 3)
+            #expect(result.movies.allSatisfy { $0.genre == "Sci-Fi" })
+            let ratings = result.movies.compactMap(\.rating)
+            #expect(ratings == ratings.sorted(by: >))
+            #expect(result.movies.first?.title == "Orbit of Glass")
+        }
+    }
+
+    @Test func aUUIDFromOneCallFindsTheSameMovieByKey() async throws {
+        try await Self.withMovies { movies in
+            let listed = try #require(try await movies.listMoviesByGenre(genre: "Sci-Fi").movies.first)
+            #expect(listed.id == UUID(uuidString: "0b5c1b1e-3a52-4c7e-9d0b-6f1e8a2c4d01"))
+            let found = try #require(try await movies.getMovieByKey(key: .init(id: listed.id)).movie)
+            #expect(found.id == listed.id)
+            #expect(found.title == listed.title)
+            // Int64 travels as a JSON string and decodes to Int64.
+            #expect(found.metadata?.budget == 42_000_000)
+        }
+    }
+
+    @Test func anUnknownKeyIsNilNotAnError() async throws {
+        try await Self.withMovies { movies in
+            let missing = try await movies.getMovieByKey(key: .init(id: UUID())).movie
+            #expect(missing == nil)
+        }
+    }
+
+    @Test func aBackendTheConfigurationLacksIsAClearError() async throws {
+        try await Self.withMovies { movies in
+            let elsewhere = MoviesConnector(client: movies.client, backend: "nope")
+            await #expect(throws: (any Error).self) { _ = try await elsewhere.listMoviesByGenre(genre: "Drama") }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ContentCodegen
+import Foundation
+import Testing
+
+/// Mistakes in the inputs come out as `file:line:column: error: message`, which SwiftPM shows as build
+/// diagnostics on the offending line.
+struct GeneratorDiagnosticTests {
+    /// A one-table workspace with `operations` as its connector's `queries.gql`.
+    private static func workspace(_ operations: String, configuration: String = "dataconnect: dataconnect\n") throws
+        -> URL
+    {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "content-codegen-\(UUID().uuidString)")
+        let files = [
+            "dataconnect/dataconnect.yaml": """
+            specVersion: v1
+            serviceId: shop
+            location: us-central1
+            schema:
+              source: ./schema
+            connectorDirs: [./shop]
+            """,
+            "dataconnect/schema/schema.gql": "type Item @table {\n  name: String!\n  price: Int64\n}\n",
+            "dataconnect/shop/connector.yaml": "connectorId: shop\n",
+            "dataconnect/shop/queries.gql": operations,
+            "content-client.yaml": configuration,
+        ]
+        for (path, text) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    private static func diagnostic(_ operations: String, configuration: String = "dataconnect: dataconnect\n") throws
+        -> GeneratorDiagnostic?
+    {
+        let folder = try workspace(operations, configuration: configuration)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            _ = try ContentClientGenerator.generate(
+                configurationFile: folder.appendingPathComponent("content-client.yaml").path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aFieldTheTableLacksPointsAtItsLineAndColumn() throws {
+        let found = try #require(try Self.diagnostic("query listItems {\n  items {\n    name\n    colour\n  }\n}\n"))
+        #expect(found.file?.hasSuffix("shop/queries.gql") == true)
+        #expect(found.line == 4)
+        #expect(found.column == 5)
+        #expect(found.message.contains("colour"))
+        #expect(found.description.hasSuffix("queries.gql:4:5: error: \(found.message)"))
+    }
+
+    @Test func aVariableOfUnknownTypeIsReportedWhereItIsDeclared() throws {
+        let found = try #require(
+            try Self.diagnostic("query byName($name: Strin!) {\n  items(where: { name: { eq: $name } }) { name }\n}\n"))
+        #expect(found.line == 1)
+        #expect(found.message.contains("Strin"))
+    }
+
+    @Test func malformedGraphQLIsASyntaxErrorWithItsPosition() throws {
+        let found = try #require(try Self.diagnostic("query broken {\n  items { name \n"))
+        #expect(found.file?.hasSuffix("queries.gql") == true)
+        #expect(found.line != nil)
+        #expect(found.message.contains("GraphQL syntax"))
+    }
+
+    @Test func anUnknownConfigurationKeyPointsIntoTheYAML() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query listItems { items { name } }\n", configuration: "dataconnect: dataconnect\nacess: public\n"))
+        #expect(found.file?.hasSuffix("content-client.yaml") == true)
+        #expect(found.line == 2)
+        #expect(found.message.contains("acess"))
+    }
+
+    @Test func anUnknownConnectorNamesTheOnesThereAre() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query listItems { items { name } }\n", configuration: "dataconnect: dataconnect\nconnectors: [shopp]\n"
+            ))
+        #expect(found.message.contains("'shopp'"))
+        #expect(found.message.contains("shop"))
+    }
+
+    @Test func hostileNamesStillMakeValidSwiftNames() throws {
+        let folder = try Self.workspace(
+            "query default($in: String) {\n  class: items(where: { name: { eq: $in } }) { self: name }\n}\n")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try ContentClientGenerator.generate(
+            configurationFile: folder.appendingPathComponent("content-client.yaml").path)
+        #expect(source.contains("func `default`(`in`: String? = nil)"))
+        #expect(source.contains("let `class`: [Class]"))
+        #expect(source.contains("let `self`: String"))
+    }
+}
