@@ -1,0 +1,16 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// An app that lists movies through a client generated at build time from ../dataconnect.
+let package = Package(
+    name: "movies-app",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "content", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "MoviesApp",
+            dependencies: [.product(name: "ContentKit", package: "content")],
+            plugins: [.plugin(name: "ContentClientGenerator", package: "content")]
+        )
+    ]
+)
