@@ -67,11 +67,20 @@ let package = Package(
                 "ContentCore", "ContentJSON", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),
+        // An AEM workspace's content fragment models and persisted queries, and the GraphQL schema AEM derives
+        // from the models. Shared by the emulator and the client generator.
+        .target(
+            name: "ContentAEM",
+            dependencies: [
+                "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         // `content serve`: local emulators of the content services, executing real GraphQL over SQLite.
         .target(
             name: "ContentEmulator",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentYAML", "ContentDataConnect",
+                "ContentCore", "ContentJSON", "ContentYAML", "ContentDataConnect", "ContentAEM",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -81,12 +90,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        // The client generator: a Data Connect workspace in, typed Swift out. Shared by both plugins through
+        // The client generator: Data Connect and AEM workspaces in, typed Swift out. Shared by both plugins through
         // `content-codegen`, which builds without the HTTP client or the emulator.
         .target(
             name: "ContentCodegen",
             dependencies: [
-                "ContentDataConnect", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                "ContentDataConnect", "ContentAEM", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -11,7 +11,7 @@ struct ContentClientGenerator: BuildToolPlugin {
             throw ContentClientPluginError(
                 description: "target '\(target.name)' uses ContentClientGenerator but has no "
                     + "\(ContentClientPlugin.configurationFileName); add one to \(target.directoryURL.path) naming "
-                    + "the workspace, such as: dataconnect: ../../dataconnect")
+                    + "the workspace, such as: dataconnect: ../../dataconnect (or aem: ../../aem)")
         }
         let output = context.pluginWorkDirectoryURL.appending(path: ContentClientPlugin.outputFileName)
         return [

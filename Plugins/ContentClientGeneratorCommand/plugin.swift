@@ -24,7 +24,7 @@ struct ContentClientGeneratorCommand: CommandPlugin {
         guard !targets.isEmpty else {
             throw ContentClientPluginError(
                 description: "no target has a \(ContentClientPlugin.configurationFileName); add one to a target's "
-                    + "folder naming the workspace, such as: dataconnect: ../../dataconnect")
+                    + "folder naming the workspace, such as: dataconnect: ../../dataconnect (or aem: ../../aem)")
         }
         let tool = try context.tool(named: "content-codegen").url
         let folder = URL(fileURLWithPath: output, relativeTo: context.package.directoryURL)

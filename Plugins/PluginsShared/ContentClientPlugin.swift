@@ -24,8 +24,9 @@ enum ContentClientPlugin {
     static func inputFiles(configuration: URL) -> [URL] {
         var files = [configuration]
         guard let text = try? String(contentsOf: configuration, encoding: .utf8) else { return files }
-        for line in text.split(separator: "\n") where line.hasPrefix("dataconnect:") {
-            var value = line.dropFirst("dataconnect:".count)
+        for line in text.split(separator: "\n") {
+            guard let key = ["dataconnect:", "aem:"].first(where: { line.hasPrefix($0) }) else { continue }
+            var value = line.dropFirst(key.count)
             if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
             let path = value.trimmingCharacters(in: .whitespaces).trimmingCharacters(
                 in: CharacterSet(charactersIn: "\"'"))

@@ -1,4 +1,3 @@
-internal import ContentDataConnect
 internal import GraphQL
 internal import OrderedCollections
 
@@ -24,11 +23,12 @@ struct SelectedField {
 /// Collects selection sets into ``SelectedObject`` trees (merging fields, inline fragments and fragment
 /// spreads the way GraphQL executes them) and writes them as `Decodable` structs.
 struct ObjectTranslator {
-    let workspace: DataConnectWorkspace
     let schema: GraphQLSchema
     let types: SchemaTypes
     let access: String
     let file: String
+    /// Whether results of a GraphQL type are `Identifiable` once their `id` is selected.
+    let identifiable: (String) -> Bool
 
     /// The object a selection set picks from `type`.
     func collect(
@@ -42,10 +42,19 @@ struct ObjectTranslator {
                 set, on: type, conditional: false, document: document, into: object, nested: &nested,
                 nestedTypes: &nestedTypes)
         }
+        let siblings = Set(object.fields.keys.map(SwiftName.type))
         for (key, field) in object.fields {
             guard let sets = nested[key], let namedType = nestedTypes[key] else { continue }
             var updated = field
-            updated.object = try collect(sets, on: namedType, named: SwiftName.type(key), document: document)
+            // A list's element reads best in the singular (`movies` → `Movie`) unless a sibling has that name.
+            var name = SwiftName.type(key)
+            if case .list = field.shape.unwrapped, name.hasSuffix("s"), !name.hasSuffix("ss"), name.count > 1,
+                !siblings.contains(String(name.dropLast()))
+            {
+                name.removeLast()
+            }
+            updated.shape = field.shape.renamingNamed(SwiftName.type(key), to: name)
+            updated.object = try collect(sets, on: namedType, named: name, document: document)
             object.fields[key] = updated
         }
         return object
@@ -121,9 +130,7 @@ struct ObjectTranslator {
     /// Writes `object` as a struct, its nested objects inside it.
     func emit(_ object: SelectedObject, into writer: inout SwiftSourceWriter) {
         var conformances = ["Decodable", "Sendable", "Hashable"]
-        if let table = workspace.schema.table(object.typeName), table.key == ["id"],
-            let id = object.fields["id"], id.fieldName == "id", !id.shape.isOptional
-        {
+        if identifiable(object.typeName), let id = object.fields["id"], id.fieldName == "id", !id.shape.isOptional {
             conformances.append("Identifiable")
         }
         writer.block("\(access) struct \(object.name): \(conformances.joined(separator: ", "))") { body in
@@ -133,7 +140,7 @@ struct ObjectTranslator {
             let needsWire = object.fields.values.contains { $0.shape.fromWire("value") != nil }
             if needsWire {
                 body.line()
-                DataConnectClientTranslator.codingKeys(Array(object.fields.keys), into: &body)
+                OperationTranslator.codingKeys(Array(object.fields.keys), into: &body)
                 body.line()
                 body.block("\(access) init(from decoder: any Decoder) throws") { initializer in
                     initializer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")

@@ -5,11 +5,16 @@ internal import OrderedCollections
 /// while its operations are translated and written once at the end.
 final class SchemaTypes {
     private let schema: GraphQLSchema
+    private let scalar: (String) -> (swift: String, wire: String?)
     private var enums: [String: GraphQLEnumType] = [:]
     private var inputs: [String: GraphQLInputObjectType] = [:]
 
-    init(schema: GraphQLSchema) {
+    /// - Parameters:
+    ///   - schema: The schema the names come from.
+    ///   - scalar: The Swift type, and wire type when it differs, for each scalar name.
+    init(schema: GraphQLSchema, scalar: @escaping (String) -> (swift: String, wire: String?)) {
         self.schema = schema
+        self.scalar = scalar
     }
 
     /// The Swift type for a named GraphQL type, and its wire type when that differs; enums and input
@@ -23,23 +28,7 @@ final class SchemaTypes {
             inputs[input.name] = input
             return (SwiftName.type(input.name), nil)
         default:
-            return Self.scalar(type.name)
-        }
-    }
-
-    /// Firebase's Swift SDK mapping of the Data Connect scalars.
-    static func scalar(_ name: String) -> (swift: String, wire: String?) {
-        switch name {
-        case "String", "ID": return ("String", nil)
-        case "Int": return ("Int", nil)
-        case "Float": return ("Double", nil)
-        case "Boolean": return ("Bool", nil)
-        case "UUID": return ("UUID", "DataConnectWire.UUIDValue")
-        case "Int64": return ("Int64", "DataConnectWire.Int64Value")
-        case "Date": return ("LocalDate", nil)
-        case "Timestamp": return ("Timestamp", nil)
-        case "Vector": return ("[Double]", nil)
-        default: return ("AnyValue", nil)
+            return scalar(type.name)
         }
     }
 
@@ -100,7 +89,7 @@ final class SchemaTypes {
                 }
             }
             body.line()
-            DataConnectClientTranslator.codingKeys(members.map(\.0), into: &body)
+            OperationTranslator.codingKeys(members.map(\.0), into: &body)
             body.line()
             body.block("\(access) func encode(to encoder: any Encoder) throws") { encode in
                 encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")

@@ -54,6 +54,13 @@ enum SwiftName {
         return joined.first.map { $0.isLetter } ?? false ? joined : "_" + joined
     }
 
+    /// A lower-camel-case member name from a file name such as `adventure-by-slug` (`adventureBySlug`).
+    static func lowerWords(_ id: String) -> String {
+        let upper = words(id)
+        let lowered = upper.hasPrefix("_") ? upper : upper.prefix(1).lowercased() + upper.dropFirst()
+        return lowered
+    }
+
     /// A lower-camel-case name for an enum value such as `SCI_FI` (`sciFi`).
     static func enumCase(_ value: String) -> String {
         let parts = value.split(separator: "_").map { $0.lowercased() }

@@ -74,4 +74,13 @@ indirect enum SwiftTypeShape: Equatable {
             return wire.map { "\($0)(\(expression))" }
         }
     }
+
+    /// The same shape with the named type `old` called `new`.
+    func renamingNamed(_ old: String, to new: String) -> SwiftTypeShape {
+        switch self {
+        case .optional(let inner): return .optional(inner.renamingNamed(old, to: new))
+        case .list(let inner): return .list(inner.renamingNamed(old, to: new))
+        case .named(let swift, let wire): return swift == old ? .named(swift: new, wire: wire) : self
+        }
+    }
 }

@@ -9,7 +9,7 @@ internal import Foundation
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "content-codegen",
-        abstract: "Generate a typed Swift client from a Data Connect workspace.",
+        abstract: "Generate a typed Swift client from Data Connect and AEM workspaces.",
         discussion: """
             The build plugin ContentClientGenerator runs this for every target with a content-client.yaml; the \
             command plugin (swift package generate-content-client) runs it to write the file into the package.

@@ -12,6 +12,8 @@ enum GoldenWorkspaces {
         var files: [String: String]
         /// Placeholder → value, for the template that `firebase init` fills in.
         var placeholders: [String: String] = [:]
+        /// The repository's AEM sample instead of a Data Connect workspace.
+        var isAEM = false
     }
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -22,6 +24,7 @@ enum GoldenWorkspaces {
 
     static let all: [Workspace] = [
         Workspace(golden: "MoviesSample.swift", corpus: nil, files: [:]),
+        Workspace(golden: "WKNDSample.swift", corpus: nil, files: [:], isAEM: true),
         Workspace(
             golden: "FriendlyFlix.swift", corpus: "friendlyflix-ios",
             files: [
@@ -61,6 +64,12 @@ enum GoldenWorkspaces {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "content-codegen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if workspace.isAEM {
+            let configuration = folder.appendingPathComponent("content-client.yaml")
+            let aem = repository.appendingPathComponent("examples/aem").path
+            try "aem: \"\(aem)\"\n".write(to: configuration, atomically: true, encoding: .utf8)
+            return configuration
+        }
         let dataconnect: String
         if let name = workspace.corpus {
             let source = corpus.appendingPathComponent(name)

@@ -100,12 +100,13 @@ struct ContentProcess {
         try launch(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: directory, environment: [:], stdin: nil)
     }
 
-    private static func launch(
+    /// Runs any executable as ``run(_:in:environment:stdin:)`` runs `content`.
+    static func launch(
         _ executable: URL,
         _ arguments: [String],
         in directory: URL,
-        environment extra: [String: String],
-        stdin: URL?
+        environment extra: [String: String] = [:],
+        stdin: URL? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable

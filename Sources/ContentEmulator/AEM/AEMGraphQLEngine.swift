@@ -1,3 +1,4 @@
+internal import ContentAEM
 internal import ContentDataConnect
 internal import ContentJSON
 internal import Foundation
@@ -27,7 +28,7 @@ struct AEMGraphQLEngine: Sendable {
         self.publishBase = publishBase
         self.models = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         do {
-            schema = try Self.makeSchema(models)
+            schema = try AEMDefinitions(models: models).schema()
         } catch {
             throw EmulatorError.workspace("the models do not make a valid GraphQL schema: \(error)")
         }
@@ -67,32 +68,6 @@ struct AEMGraphQLEngine: Sendable {
         } catch {
             return .object(["errors": .array([.object(["message": .string("\(error)")])])])
         }
-    }
-
-    /// The SDL-built schema plus `_references`, a union of every model and `ImageRef`.
-    ///
-    /// The union needs a type resolver, which SDL cannot carry, so it is made here and added to the
-    /// results types before the final schema is assembled.
-    private static func makeSchema(_ models: [ContentFragmentModel]) throws -> GraphQLSchema {
-        let built = try buildSchema(source: AEMSchemaDefinition.sdl(for: models))
-        var members = models.compactMap { built.getType(name: $0.typeName) as? GraphQLObjectType }
-        if let image = built.getType(name: "ImageRef") as? GraphQLObjectType { members.append(image) }
-        let references = try GraphQLUnionType(
-            name: "Reference",
-            resolveType: { value, _ in
-                ((value as? [String: any Sendable])?["__typename"] as? String) ?? "ImageRef"
-            },
-            types: members
-        )
-        for model in models {
-            for suffix in ["Results", "Result"] {
-                guard let results = built.getType(name: model.typeName + suffix) as? GraphQLObjectType else { continue }
-                var fields = try results.fields()
-                fields["_references"] = GraphQLField(type: GraphQLList(references))
-                results.fields = { fields }
-            }
-        }
-        return try GraphQLSchema(query: built.queryType, types: [references])
     }
 
     // MARK: - Resolvers

@@ -1,3 +1,4 @@
+internal import ContentAEM
 internal import ContentCore
 internal import ContentJSON
 internal import ContentYAML
@@ -35,18 +36,14 @@ struct AEMWorkspace: Sendable {
     /// - Parameter directory: The `aem/` folder.
     /// - Throws: ``EmulatorError`` naming the file, line and column of the first problem.
     init(directory: URL) throws {
-        let files = FileManager.default
-        let modelFiles = Self.files(in: directory.appendingPathComponent("models"), ending: ".yaml")
-        models = try modelFiles.map { file in
-            try Self.decode(ContentFragmentModel.self, from: file)
+        let definitions: AEMDefinitions
+        do {
+            definitions = try AEMDefinitions(directory: directory)
+        } catch {
+            throw EmulatorError.workspace(error.description)
         }
-        var byName: [String: ContentFragmentModel] = [:]
-        for model in models {
-            guard byName[model.name] == nil else {
-                throw EmulatorError.workspace("two models are named '\(model.name)'; model names must be unique")
-            }
-            byName[model.name] = model
-        }
+        models = definitions.models
+        let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         fragments = []
         var seenPaths = Set<String>()
         for file in Self.files(in: directory.appendingPathComponent("fragments"), ending: ".yaml") {
@@ -56,43 +53,13 @@ struct AEMWorkspace: Sendable {
             }
             fragments.append(fragment)
         }
-        queries = []
-        let queryRoot = directory.appendingPathComponent("queries")
-        let configurations = (try? files.contentsOfDirectory(atPath: queryRoot.path))?.sorted() ?? []
-        for configuration in configurations {
-            for file in Self.files(in: queryRoot.appendingPathComponent(configuration), ending: ".graphql") {
-                let text = try String(contentsOf: file, encoding: .utf8)
-                queries.append(
-                    PersistedQuery(
-                        configuration: configuration,
-                        name: file.deletingPathExtension().lastPathComponent,
-                        query: text,
-                        cacheControl: nil
-                    )
-                )
-            }
+        queries = definitions.queries.map { query in
+            PersistedQuery(configuration: query.configuration, name: query.name, query: query.query, cacheControl: nil)
         }
     }
 
-    /// Regular files under a folder with a suffix, sorted by path so loading is deterministic.
     static func files(in directory: URL, ending suffix: String) -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
-            return []
-        }
-        var found: [URL] = []
-        for case let url as URL in enumerator where url.lastPathComponent.hasSuffix(suffix) {
-            found.append(url)
-        }
-        return found.sorted { $0.path < $1.path }
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, from file: URL) throws -> T {
-        let text = try String(contentsOf: file, encoding: .utf8)
-        do {
-            return try YAMLDecoder(environment: [:]).decode(type, from: text, file: file.path)
-        } catch {
-            throw EmulatorError.workspace(error.description)
-        }
+        AEMDefinitions.files(in: directory, ending: suffix)
     }
 
     private static func readFragment(_ file: URL, models: [String: ContentFragmentModel]) throws -> Fragment {

@@ -1,3 +1,4 @@
+internal import ContentAEM
 internal import ContentJSON
 internal import Foundation
 internal import GraphQL

@@ -8,12 +8,10 @@ import Foundation
 ///
 /// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
 internal struct FriendlyFlixConnector: Sendable {
-    internal static let connectorID = "friendly-flix"
-
     internal let client: ContentClient
     internal let backend: String?
 
-    /// A connector that calls through `client`.
+    /// A client that calls through `client`.
     ///
     /// - Parameters:
     ///   - client: Where calls go.
@@ -343,9 +341,9 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``ListMovies`` returns: its `data`, as selected.
     internal struct ListMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let imageUrl: String
@@ -461,9 +459,9 @@ extension FriendlyFlixConnector {
             internal let description: String?
             internal let tags: [String?]?
             internal let metadata: [Metadata]
-            internal let mainActors: [MainActors]
-            internal let supportingActors: [SupportingActors]
-            internal let reviews: [Reviews]
+            internal let mainActors: [MainActor]
+            internal let supportingActors: [SupportingActor]
+            internal let reviews: [Review]
 
             enum CodingKeys: String, CodingKey {
                 case id
@@ -491,16 +489,16 @@ extension FriendlyFlixConnector {
                 self.description = try container.decodeIfPresent(String.self, forKey: .description)
                 self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
                 self.metadata = try container.decode([Metadata].self, forKey: .metadata)
-                self.mainActors = try container.decode([MainActors].self, forKey: .mainActors)
-                self.supportingActors = try container.decode([SupportingActors].self, forKey: .supportingActors)
-                self.reviews = try container.decode([Reviews].self, forKey: .reviews)
+                self.mainActors = try container.decode([MainActor].self, forKey: .mainActors)
+                self.supportingActors = try container.decode([SupportingActor].self, forKey: .supportingActors)
+                self.reviews = try container.decode([Review].self, forKey: .reviews)
             }
 
             internal struct Metadata: Decodable, Sendable, Hashable {
                 internal let director: String?
             }
 
-            internal struct MainActors: Decodable, Sendable, Hashable, Identifiable {
+            internal struct MainActor: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
                 internal let name: String
                 internal let imageUrl: String
@@ -519,7 +517,7 @@ extension FriendlyFlixConnector {
                 }
             }
 
-            internal struct SupportingActors: Decodable, Sendable, Hashable, Identifiable {
+            internal struct SupportingActor: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
                 internal let name: String
                 internal let imageUrl: String
@@ -538,7 +536,7 @@ extension FriendlyFlixConnector {
                 }
             }
 
-            internal struct Reviews: Decodable, Sendable, Hashable {
+            internal struct Review: Decodable, Sendable, Hashable {
                 internal let id: UUID
                 internal let reviewText: String?
                 internal let reviewDate: LocalDate
@@ -631,8 +629,8 @@ extension FriendlyFlixConnector {
             internal let id: UUID
             internal let name: String
             internal let imageUrl: String
-            internal let mainActors: [MainActors]
-            internal let supportingActors: [SupportingActors]
+            internal let mainActors: [MainActor]
+            internal let supportingActors: [SupportingActor]
 
             enum CodingKeys: String, CodingKey {
                 case id
@@ -647,11 +645,11 @@ extension FriendlyFlixConnector {
                 self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
                 self.name = try container.decode(String.self, forKey: .name)
                 self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.mainActors = try container.decode([MainActors].self, forKey: .mainActors)
-                self.supportingActors = try container.decode([SupportingActors].self, forKey: .supportingActors)
+                self.mainActors = try container.decode([MainActor].self, forKey: .mainActors)
+                self.supportingActors = try container.decode([SupportingActor].self, forKey: .supportingActors)
             }
 
-            internal struct MainActors: Decodable, Sendable, Hashable, Identifiable {
+            internal struct MainActor: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
                 internal let title: String
                 internal let genre: String?
@@ -676,7 +674,7 @@ extension FriendlyFlixConnector {
                 }
             }
 
-            internal struct SupportingActors: Decodable, Sendable, Hashable, Identifiable {
+            internal struct SupportingActor: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
                 internal let title: String
                 internal let genre: String?
@@ -756,10 +754,10 @@ extension FriendlyFlixConnector {
         internal struct User: Decodable, Sendable, Hashable, Identifiable {
             internal let id: String
             internal let username: String
-            internal let reviews: [Reviews]
-            internal let favoriteMovies: [FavoriteMovies]
+            internal let reviews: [Review]
+            internal let favoriteMovies: [FavoriteMovie]
 
-            internal struct Reviews: Decodable, Sendable, Hashable {
+            internal struct Review: Decodable, Sendable, Hashable {
                 internal let id: UUID
                 internal let rating: Int?
                 internal let reviewDate: LocalDate
@@ -800,7 +798,7 @@ extension FriendlyFlixConnector {
                 }
             }
 
-            internal struct FavoriteMovies: Decodable, Sendable, Hashable {
+            internal struct FavoriteMovie: Decodable, Sendable, Hashable {
                 internal let movie: Movie
 
                 internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
@@ -1178,9 +1176,9 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``ListMoviesByPartialTitle`` returns: its `data`, as selected.
     internal struct ListMoviesByPartialTitleData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let imageUrl: String
@@ -1247,9 +1245,9 @@ extension FriendlyFlixConnector {
         internal let user: User?
 
         internal struct User: Decodable, Sendable, Hashable {
-            internal let favoriteMovies: [FavoriteMovies]
+            internal let favoriteMovies: [FavoriteMovie]
 
-            internal struct FavoriteMovies: Decodable, Sendable, Hashable {
+            internal struct FavoriteMovie: Decodable, Sendable, Hashable {
                 internal let movie: Movie
 
                 internal struct Movie: Decodable, Sendable, Hashable, Identifiable {

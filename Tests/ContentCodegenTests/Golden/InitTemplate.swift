@@ -8,12 +8,10 @@ import Foundation
 ///
 /// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
 internal struct ExampleConnector: Sendable {
-    internal static let connectorID = "example"
-
     internal let client: ContentClient
     internal let backend: String?
 
-    /// A connector that calls through `client`.
+    /// A client that calls through `client`.
     ///
     /// - Parameters:
     ///   - client: Where calls go.
@@ -225,9 +223,9 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``ListMovies`` returns: its `data`, as selected.
     internal struct ListMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let imageUrl: String
@@ -273,9 +271,9 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``ListUsers`` returns: its `data`, as selected.
     internal struct ListUsersData: Decodable, Sendable, Hashable {
-        internal let users: [Users]
+        internal let users: [User]
 
-        internal struct Users: Decodable, Sendable, Hashable, Identifiable {
+        internal struct User: Decodable, Sendable, Hashable, Identifiable {
             internal let id: String
             internal let username: String
         }
@@ -321,9 +319,9 @@ extension ExampleConnector {
         internal struct User: Decodable, Sendable, Hashable, Identifiable {
             internal let id: String
             internal let username: String
-            internal let reviews: [Reviews]
+            internal let reviews: [Review]
 
-            internal struct Reviews: Decodable, Sendable, Hashable {
+            internal struct Review: Decodable, Sendable, Hashable {
                 internal let rating: Int?
                 internal let reviewDate: LocalDate
                 internal let reviewText: String?
@@ -410,7 +408,7 @@ extension ExampleConnector {
             internal let imageUrl: String
             internal let genre: String?
             internal let metadata: Metadata?
-            internal let reviews: [Reviews]
+            internal let reviews: [Review]
 
             enum CodingKeys: String, CodingKey {
                 case id
@@ -428,7 +426,7 @@ extension ExampleConnector {
                 self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
                 self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
                 self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-                self.reviews = try container.decode([Reviews].self, forKey: .reviews)
+                self.reviews = try container.decode([Review].self, forKey: .reviews)
             }
 
             internal struct Metadata: Decodable, Sendable, Hashable {
@@ -437,7 +435,7 @@ extension ExampleConnector {
                 internal let description: String?
             }
 
-            internal struct Reviews: Decodable, Sendable, Hashable {
+            internal struct Review: Decodable, Sendable, Hashable {
                 internal let reviewText: String?
                 internal let reviewDate: LocalDate
                 internal let rating: Int?
@@ -498,9 +496,9 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``SearchMovie`` returns: its `data`, as selected.
     internal struct SearchMovieData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let genre: String?

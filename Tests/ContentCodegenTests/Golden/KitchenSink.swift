@@ -8,12 +8,10 @@ import Foundation
 ///
 /// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
 internal struct KitchenSinkConnector: Sendable {
-    internal static let connectorID = "kitchen-sink"
-
     internal let client: ContentClient
     internal let backend: String?
 
-    /// A connector that calls through `client`.
+    /// A client that calls through `client`.
     ///
     /// - Parameters:
     ///   - client: Where calls go.

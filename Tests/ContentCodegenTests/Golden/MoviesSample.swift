@@ -8,12 +8,10 @@ import Foundation
 ///
 /// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
 internal struct MoviesConnector: Sendable {
-    internal static let connectorID = "movies"
-
     internal let client: ContentClient
     internal let backend: String?
 
-    /// A connector that calls through `client`.
+    /// A client that calls through `client`.
     ///
     /// - Parameters:
     ///   - client: Where calls go.
@@ -316,9 +314,9 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``listMoviesByGenre`` returns: its `data`, as selected.
     internal struct ListMoviesByGenreData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let releaseYear: Int?
@@ -392,9 +390,9 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``listMovies`` returns: its `data`, as selected.
     internal struct ListMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let releaseYear: Int?
@@ -495,7 +493,7 @@ extension MoviesConnector {
             internal let tags: [String?]?
             internal let metadata: Metadata?
             internal let cast: [Cast]
-            internal let reviews: [Reviews]
+            internal let reviews: [Review]
 
             enum CodingKeys: String, CodingKey {
                 case id
@@ -521,7 +519,7 @@ extension MoviesConnector {
                 self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
                 self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
                 self.cast = try container.decode([Cast].self, forKey: .cast)
-                self.reviews = try container.decode([Reviews].self, forKey: .reviews)
+                self.reviews = try container.decode([Review].self, forKey: .reviews)
             }
 
             internal struct Metadata: Decodable, Sendable, Hashable {
@@ -548,7 +546,7 @@ extension MoviesConnector {
                 internal let born: LocalDate?
             }
 
-            internal struct Reviews: Decodable, Sendable, Hashable {
+            internal struct Review: Decodable, Sendable, Hashable {
                 internal let rating: Int
                 internal let text: String?
                 internal let reviewDate: LocalDate
@@ -612,9 +610,9 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``searchMovies`` returns: its `data`, as selected.
     internal struct SearchMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movies]
+        internal let movies: [Movie]
 
-        internal struct Movies: Decodable, Sendable, Hashable, Identifiable {
+        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
             internal let id: UUID
             internal let title: String
             internal let genre: String?
@@ -670,9 +668,9 @@ extension MoviesConnector {
 
         internal struct User: Decodable, Sendable, Hashable {
             internal let username: String
-            internal let reviews: [Reviews]
+            internal let reviews: [Review]
 
-            internal struct Reviews: Decodable, Sendable, Hashable {
+            internal struct Review: Decodable, Sendable, Hashable {
                 internal let rating: Int
                 internal let text: String?
                 internal let movie: Movie

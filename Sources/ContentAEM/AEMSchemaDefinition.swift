@@ -3,8 +3,8 @@
 /// Per model `x` with type `XModel`: `xList(filter, sort, offset, limit, _assetTransform)` →
 /// `XModelResults { items }`, `xByPath(_path, variation, _assetTransform)` → `XModelResult { item }`,
 /// and `xPaginated(first, after, sort, filter, _assetTransform)` → `XModelConnection { edges pageInfo }`.
-enum AEMSchemaDefinition {
-    static func sdl(for models: [ContentFragmentModel]) -> String {
+package enum AEMSchemaDefinition {
+    package static func sdl(for models: [ContentFragmentModel]) -> String {
         var lines: [String] = [shared]
         let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var queryFields: [String] = []

@@ -8,30 +8,30 @@
 ///   Types: `text`, `multiline` (rich text), `number`, `integer`, `boolean`, `enumeration` (with
 ///   `values`), `datetime`, `date`, `tags`, `contentReference` (a DAM asset), `fragmentReference`
 ///   (with `model`; `multiple: true` for a list).
-struct ContentFragmentModel: Decodable, Sendable {
+package struct ContentFragmentModel: Decodable, Sendable {
     /// The kinds of field AEM models offer.
-    enum FieldType: String, Decodable, Sendable, CaseIterable {
+    package enum FieldType: String, Decodable, Sendable, CaseIterable {
         case text, multiline, number, integer, boolean, enumeration, datetime, date, tags
         case contentReference, fragmentReference
     }
 
     /// One field of a model.
-    struct Field: Sendable {
-        var name: String
-        var type: FieldType
-        var values: [String]
-        var model: String?
-        var multiple: Bool
+    package struct Field: Sendable {
+        package var name: String
+        package var type: FieldType
+        package var values: [String]
+        package var model: String?
+        package var multiple: Bool
     }
 
-    var name: String
-    var title: String?
-    var fields: [Field]
+    package var name: String
+    package var title: String?
+    package var fields: [Field]
 
     /// `AdventureModel`.
-    var typeName: String { name.prefix(1).uppercased() + name.dropFirst() + "Model" }
+    package var typeName: String { name.prefix(1).uppercased() + name.dropFirst() + "Model" }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         title = try container.decodeIfPresent(String.self, forKey: .title)
@@ -60,10 +60,10 @@ struct ContentFragmentModel: Decodable, Sendable {
     }
 
     private struct FieldSpec: Decodable {
-        var type: FieldType
-        var values: [String]?
-        var model: String?
-        var multiple: Bool?
+        package var type: FieldType
+        package var values: [String]?
+        package var model: String?
+        package var multiple: Bool?
     }
 
     private struct NameKey: CodingKey {

@@ -1,0 +1,96 @@
+internal import ContentAEM
+internal import GraphQL
+
+/// Turns an AEM workspace's persisted queries into Swift: per configuration folder a `<Configuration>Queries`
+/// struct (`WkndSharedQueries`) with one async method per query file (`adventures-all.graphql` →
+/// `adventuresAll()`), typed variables, and `Decodable` result structs from the content fragment models.
+struct AEMClientTranslator {
+    let definitions: AEMDefinitions
+    let schema: GraphQLSchema
+    let access: String
+
+    init(definitions: AEMDefinitions, access: String) throws(GeneratorDiagnostic) {
+        self.definitions = definitions
+        self.access = access
+        do {
+            schema = try definitions.schema()
+        } catch {
+            throw GeneratorDiagnostic("the content fragment models do not make a valid GraphQL schema: \(error)")
+        }
+    }
+
+    /// AEM's scalars: `Calendar` stays the ISO 8601 text AEM sends, `JSON` is any JSON.
+    static func scalar(_ name: String) -> (swift: String, wire: String?) {
+        switch name {
+        case "String", "ID", "Calendar": return ("String", nil)
+        case "Int": return ("Int", nil)
+        case "Float": return ("Double", nil)
+        case "Boolean": return ("Bool", nil)
+        default: return ("AnyValue", nil)
+        }
+    }
+
+    /// The configuration folders with queries, in order.
+    var configurations: [String] {
+        Array(Set(definitions.queries.map(\.configuration))).sorted()
+    }
+
+    /// The source for one configuration's queries.
+    func translate(configuration: String, into writer: inout SwiftSourceWriter) throws(GeneratorDiagnostic) {
+        let translator = OperationTranslator(
+            schema: schema, types: SchemaTypes(schema: schema, scalar: Self.scalar), access: access,
+            backendType: "aem", identifiable: { _ in false })
+        let typeName = SwiftName.words(configuration) + "Queries"
+        translator.writeClientType(
+            typeName,
+            documentation: """
+                The persisted queries of the `\(configuration)` configuration: one method per query.
+
+                Calls go through a ``ContentClient`` to the `aem` backend its `content.yaml` names, as
+                `GET /graphql/execute.json/\(configuration)/<query>`.
+                """,
+            into: &writer)
+        var methods: [String: String] = [:]
+        for query in definitions.queries where query.configuration == configuration {
+            let document: Document
+            do {
+                document = try parse(source: Source(body: query.query, name: query.file))
+            } catch let error as GraphQLError {
+                let location = error.locations.first
+                throw GeneratorDiagnostic(
+                    file: query.file, line: location?.line, column: location?.column, "GraphQL syntax: \(error.message)"
+                )
+            } catch {
+                throw GeneratorDiagnostic(file: query.file, "GraphQL syntax: \(error)")
+            }
+            if let problem = validate(schema: schema, ast: document).first {
+                let location = problem.locations.first
+                throw GeneratorDiagnostic(
+                    file: query.file, line: location?.line, column: location?.column, problem.message)
+            }
+            let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+            guard operations.count == 1, let definition = operations.first, definition.operation == .query else {
+                throw GeneratorDiagnostic(
+                    file: query.file, line: 1, column: 1,
+                    "a persisted query file holds exactly one query; this one has \(operations.count) operations")
+            }
+            // The file name is what AEM calls the query, so it names the method.
+            let name = SwiftName.lowerWords(query.name)
+            if let earlier = methods[name] {
+                throw GeneratorDiagnostic(
+                    file: query.file, line: 1, column: 1,
+                    "\(query.name) and \(earlier) both make the method \(name); rename one of the files")
+            }
+            methods[name] = query.name
+            let start = definition.loc?.startToken
+            writer.line()
+            try translator.write(
+                OperationTranslator.Operation(
+                    name: name, kind: "persisted query", definition: definition, document: document,
+                    fileText: query.query, file: query.file, line: start?.line ?? 1, column: start?.column ?? 1,
+                    path: "\(configuration)/\(query.name)"),
+                in: typeName, into: &writer)
+        }
+        try translator.writeSchemaTypes(in: typeName, into: &writer)
+    }
+}

@@ -1,0 +1,205 @@
+internal import Foundation
+internal import GraphQL
+
+/// Writes what every GraphQL operation becomes, whatever the service: an `async throws` method on the client
+/// type, the `Variables` it encodes, and the `Data` struct its selection set decodes into.
+struct OperationTranslator {
+    /// One operation and where it came from.
+    struct Operation {
+        var name: String
+        /// `query` or `mutation`, for the summary of an undocumented operation.
+        var kind: String
+        var definition: OperationDefinition
+        var document: Document
+        var fileText: String
+        var file: String
+        var line: Int
+        var column: Int
+        /// What the backend calls it: `connector/operation` or `configuration/query`.
+        var path: String
+    }
+
+    let schema: GraphQLSchema
+    let types: SchemaTypes
+    let access: String
+    /// The backend plugin calls go to: `dataconnect` or `aem`.
+    let backendType: String
+    /// Whether results of a GraphQL type are `Identifiable` once their `id` is selected.
+    let identifiable: (String) -> Bool
+
+    /// Writes the method, its variables and its result types as extensions of `typeName`.
+    func write(_ operation: Operation, in typeName: String, into writer: inout SwiftSourceWriter)
+        throws(GeneratorDiagnostic)
+    {
+        let stem = SwiftName.type(operation.name)
+        let methodName = SwiftName.member(operation.name)
+        let dataName = stem + "Data"
+        let variablesName = stem + "Variables"
+        let definition = operation.definition
+        let variables = definition.variableDefinitions.map { declaration -> (String, SwiftTypeShape, Bool) in
+            let type = Self.schemaType(declaration.type, in: schema)
+            let shape =
+                type.map { SwiftTypeShape.of($0, naming: { types.name(for: $0) }) }
+                ?? .optional(.named(swift: "AnyValue", wire: nil))
+            // Nullable and defaulted variables may be left out, so they default to nil.
+            let optional = shape.isOptional || declaration.defaultValue != nil
+            return (declaration.variable.name.value, optional && !shape.isOptional ? .optional(shape) : shape, optional)
+        }
+        guard let root = definition.operation == .query ? schema.queryType : schema.mutationType else {
+            throw GeneratorDiagnostic(
+                file: operation.file, line: operation.line, column: operation.column,
+                "the schema has no \(definition.operation == .query ? "Query" : "Mutation") type")
+        }
+
+        writer.block("extension \(typeName)") { body in
+            var summary = Self.leadingComment(before: definition, in: operation.fileText)
+            if summary.isEmpty { summary = "Runs the `\(operation.name)` \(operation.kind)." }
+            body.documentation(
+                summary + "\n\n```graphql\n" + Self.sourceText(of: definition, in: operation.fileText) + "\n```")
+            let parameters = variables.map { (name, shape, optional) -> String in
+                let defaultValue = optional ? " = nil" : ""
+                return "\(SwiftName.member(name)): \(shape.swiftType)\(defaultValue)"
+            }
+            let arguments = variables.map { name, _, _ in "\(SwiftName.member(name)): \(SwiftName.member(name))" }
+            body.block(
+                "\(access) func \(methodName)(\(parameters.joined(separator: ", "))) async throws -> \(dataName)"
+            ) { function in
+                function.line("try await client.data(")
+                function.line("    \(dataName).self,")
+                function.line("    operation: \(SwiftName.literal(operation.path)),")
+                if !variables.isEmpty {
+                    function.line("    variables: \(variablesName)(\(arguments.joined(separator: ", "))),")
+                }
+                function.line("    backendType: \(SwiftName.literal(backendType)), backend: backend)")
+            }
+            guard !variables.isEmpty else { return }
+            body.line()
+            body.documentation("The variables of ``\(methodName)``, as they travel.")
+            body.block("struct \(variablesName): Encodable") { type in
+                for (name, shape, _) in variables { type.line("var \(SwiftName.member(name)): \(shape.swiftType)") }
+                type.line()
+                Self.codingKeys(variables.map(\.0), into: &type)
+                type.line()
+                type.block("func encode(to encoder: any Encoder) throws") { encode in
+                    encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+                    for (name, shape, _) in variables {
+                        let member = SwiftName.member(name)
+                        let value = shape.toWire(member) ?? member
+                        let call = shape.isOptional ? "encodeIfPresent" : "encode"
+                        encode.line("try container.\(call)(\(value), forKey: .\(member))")
+                    }
+                }
+            }
+        }
+        writer.line()
+        let objects = ObjectTranslator(
+            schema: schema, types: types, access: access, file: operation.file, identifiable: identifiable)
+        let data = try objects.collect(
+            [definition.selectionSet], on: root, named: dataName, document: operation.document)
+        writer.block("extension \(typeName)") { body in
+            body.documentation("What ``\(methodName)`` returns: its `data`, as selected.")
+            objects.emit(data, into: &body)
+        }
+    }
+
+    /// Writes the client type: a `client`, an optional backend name, and an initializer.
+    func writeClientType(_ typeName: String, documentation: String, into writer: inout SwiftSourceWriter) {
+        writer.documentation(documentation)
+        writer.block("\(access) struct \(typeName): Sendable") { body in
+            body.line("\(access) let client: ContentClient")
+            body.line("\(access) let backend: String?")
+            body.line()
+            body.documentation(
+                """
+                A client that calls through `client`.
+
+                - Parameters:
+                  - client: Where calls go.
+                  - backend: The backend's name in `content.yaml`; `nil` when it has only one `\(backendType)` backend.
+                """)
+            body.block("\(access) init(client: ContentClient, backend: String? = nil)") { initializer in
+                initializer.line("self.client = client")
+                initializer.line("self.backend = backend")
+            }
+        }
+    }
+
+    /// Writes the enums and input objects the operations used, as an extension of `typeName`.
+    func writeSchemaTypes(in typeName: String, into writer: inout SwiftSourceWriter) throws(GeneratorDiagnostic) {
+        let pending = try types.definitions(access: access)
+        guard !pending.isEmpty else { return }
+        writer.line()
+        writer.block("extension \(typeName)") { body in
+            for (index, text) in pending.enumerated() {
+                if index > 0 { body.line() }
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) { body.line(String(line)) }
+            }
+        }
+    }
+
+    /// The schema type a variable declaration names, or `nil` when its name is unknown (validation reports it).
+    static func schemaType(_ type: any GraphQL.`Type`, in schema: GraphQLSchema) -> (any GraphQLType)? {
+        switch type {
+        case let required as NonNullType:
+            return schemaType(required.type, in: schema).flatMap { try? GraphQLNonNull($0) }
+        case let list as ListType:
+            return schemaType(list.type, in: schema).map { GraphQLList($0) }
+        case let named as NamedType:
+            return schema.getType(name: named.name.value)
+        default:
+            return nil
+        }
+    }
+
+    /// A `CodingKeys` enum with one case per name.
+    static func codingKeys(_ names: [String], into writer: inout SwiftSourceWriter) {
+        writer.block("enum CodingKeys: String, CodingKey") { keys in
+            for name in names { keys.line("case \(SwiftName.member(name))") }
+        }
+    }
+
+    /// The operation's text as written, from its keyword to its closing brace.
+    static func sourceText(of definition: OperationDefinition, in text: String) -> String {
+        guard let location = definition.loc else { return "" }
+        let utf8 = Array(text.utf8)
+        // Locations end early in the parser, so find the brace that closes the selection set, stepping over
+        // strings and comments.
+        var index = max(0, min(utf8.count, definition.selectionSet.loc?.start ?? location.start))
+        var depth = 0
+        scan: while index < utf8.count {
+            switch utf8[index] {
+            case UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { break scan }
+            case UInt8(ascii: "#"):
+                while index < utf8.count, utf8[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < utf8.count, utf8[index] != UInt8(ascii: "\"") {
+                    if utf8[index] == UInt8(ascii: "\\") { index += 1 }
+                    index += 1
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        let range = max(0, min(location.start, utf8.count))..<min(utf8.count, index + 1)
+        return String(decoding: utf8[range], as: UTF8.self)
+    }
+
+    /// The `#` comment lines right above the operation, without their `#`.
+    static func leadingComment(before definition: OperationDefinition, in text: String) -> String {
+        guard let location = definition.loc else { return "" }
+        let before = String(decoding: Array(text.utf8)[0..<max(0, min(location.start, text.utf8.count))], as: UTF8.self)
+        var lines: [String] = []
+        for line in before.split(separator: "\n", omittingEmptySubsequences: false).reversed().dropFirst() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("#") else { break }
+            lines.insert(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces), at: 0)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

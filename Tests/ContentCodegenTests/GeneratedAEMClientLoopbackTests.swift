@@ -1,0 +1,48 @@
+import ContentEmulator
+import ContentKit
+import Foundation
+import Testing
+
+/// The generated WKND client (`Golden/WKNDSample.swift`, compiled into this target) against the AEM emulator
+/// over loopback HTTP: persisted-query variables travel as `;name=value` and the results decode.
+struct GeneratedAEMClientLoopbackTests {
+    private static func withWKND(_ body: @Sendable (WkndSharedQueries) async throws -> Void) async throws {
+        let examples = GoldenWorkspaces.repository.appendingPathComponent("examples")
+        try await EmulatorServer.withInProcessAEM(workspace: examples) { baseURL in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "content-kit-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let config = folder.appendingPathComponent("content.yaml")
+            try "backends:\n  wknd:\n    type: aem\n    url: \(baseURL)\n".write(
+                to: config, atomically: true, encoding: .utf8)
+            try await body(WkndSharedQueries(client: try ContentClient(configFile: config.path, environment: [:])))
+        }
+    }
+
+    @Test func everyAdventureComesBackWithItsImage() async throws {
+        try await Self.withWKND { wknd in
+            let adventures = try await wknd.adventuresAll().adventureList.items
+            #expect(adventures.count == 16)
+            #expect(adventures.contains { $0.title == "Bali Surf Camp" && $0.slug == "bali-surf-camp" })
+            #expect(adventures.allSatisfy { $0.primaryImage?._path?.hasPrefix("/content/dam/") == true })
+        }
+    }
+
+    @Test func aSlugVariableFindsOneAdventureWithItsRichText() async throws {
+        try await Self.withWKND { wknd in
+            let found = try await wknd.adventureBySlug(slug: "bali-surf-camp").adventureList.items
+            #expect(found.count == 1)
+            #expect(found.first?.title == "Bali Surf Camp")
+            #expect(found.first?.description?.html?.contains("<p>") == true)
+        }
+    }
+
+    @Test func anActivityFiltersTheList() async throws {
+        try await Self.withWKND { wknd in
+            let surfing = try await wknd.adventuresByActivity(activity: "Surfing").adventureList.items
+            #expect(!surfing.isEmpty)
+            #expect(surfing.allSatisfy { $0.activity == "Surfing" })
+        }
+    }
+}
