@@ -8,6 +8,8 @@ final class SchemaTypes {
     private let scalar: (String) -> (swift: String, wire: String?)
     private var enums: [String: GraphQLEnumType] = [:]
     private var inputs: [String: GraphQLInputObjectType] = [:]
+    /// Inputs that results hold too (a table's `_Key`, for `_KeyOutput`), so they also decode.
+    private var decodable: Set<String> = []
 
     /// - Parameters:
     ///   - schema: The schema the names come from.
@@ -28,6 +30,15 @@ final class SchemaTypes {
             inputs[input.name] = input
             return (SwiftName.type(input.name), nil)
         default:
+            // A mutation answers with the key it wrote as `<Table>_KeyOutput`: the same members as `<Table>_Key`,
+            // so it decodes into that type, as Firebase's SDK does.
+            if type.name.hasSuffix("_KeyOutput"),
+                let key = schema.getType(name: String(type.name.dropLast("Output".count))) as? GraphQLInputObjectType
+            {
+                inputs[key.name] = key
+                decodable.insert(key.name)
+                return (SwiftName.type(key.name), nil)
+            }
             return scalar(type.name)
         }
     }
@@ -77,7 +88,9 @@ final class SchemaTypes {
         var writer = SwiftSourceWriter()
         writer.documentation("The `\(type.name)` input.")
         let kind = recursive ? "final class" : "struct"
-        writer.block("\(access) \(kind) \(SwiftName.type(type.name)): Encodable, Sendable") { body in
+        let decodes = decodable.contains(type.name) && !recursive
+        let conformances = decodes ? "Codable, Sendable, Hashable" : "Encodable, Sendable"
+        writer.block("\(access) \(kind) \(SwiftName.type(type.name)): \(conformances)") { body in
             for (name, shape) in members { body.line("\(access) let \(SwiftName.member(name)): \(shape.swiftType)") }
             body.line()
             let parameters = members.map { name, shape in
@@ -90,6 +103,20 @@ final class SchemaTypes {
             }
             body.line()
             OperationTranslator.codingKeys(members.map(\.0), into: &body)
+            if decodes {
+                body.line()
+                body.block("\(access) init(from decoder: any Decoder) throws") { initializer in
+                    initializer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+                    for (name, shape) in members {
+                        let member = SwiftName.member(name)
+                        let call =
+                            shape.isOptional
+                            ? "try container.decodeIfPresent(\(shape.unwrapped.wireType).self, forKey: .\(member))"
+                            : "try container.decode(\(shape.wireType).self, forKey: .\(member))"
+                        initializer.line("self.\(member) = \(shape.fromWire(call) ?? call)")
+                    }
+                }
+            }
             body.line()
             body.block("\(access) func encode(to encoder: any Encoder) throws") { encode in
                 encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")

@@ -51,6 +51,19 @@ struct GeneratedClientLoopbackTests {
         }
     }
 
+    @Test func aCreatedMovieAnswersWithAKeyThatFindsIt() async throws {
+        try await Self.withMovies { movies in
+            let created = try await movies.createMovie(
+                title: "Glass Harbor", releaseYear: 2025, genre: "Drama", rating: 7.1, tags: ["sea"])
+            // `Movie_KeyOutput` decodes into the same `Movie_Key` the lookup takes.
+            let key = try #require(created.movie_insert)
+            let found = try #require(try await movies.getMovieByKey(key: key).movie)
+            #expect(found.id == key.id)
+            #expect(found.title == "Glass Harbor")
+            #expect(found.tags == ["sea"])
+        }
+    }
+
     @Test func anUnknownKeyIsNilNotAnError() async throws {
         try await Self.withMovies { movies in
             let missing = try await movies.getMovieByKey(key: .init(id: UUID())).movie

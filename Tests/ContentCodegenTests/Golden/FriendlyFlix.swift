@@ -61,7 +61,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``UpsertUser`` returns: its `data`, as selected.
     internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: AnyValue?
+        internal let user_upsert: User_Key?
     }
 }
 
@@ -99,7 +99,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``AddFavoritedMovie`` returns: its `data`, as selected.
     internal struct AddFavoritedMovieData: Decodable, Sendable, Hashable {
-        internal let favorite_movie_upsert: AnyValue?
+        internal let favorite_movie_upsert: FavoriteMovie_Key?
     }
 }
 
@@ -137,7 +137,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``DeleteFavoritedMovie`` returns: its `data`, as selected.
     internal struct DeleteFavoritedMovieData: Decodable, Sendable, Hashable {
-        internal let favorite_movie_delete: AnyValue?
+        internal let favorite_movie_delete: FavoriteMovie_Key?
     }
 }
 
@@ -190,7 +190,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``AddReview`` returns: its `data`, as selected.
     internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_insert: AnyValue?
+        internal let review_insert: Review_Key?
     }
 }
 
@@ -244,7 +244,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``UpdateReview`` returns: its `data`, as selected.
     internal struct UpdateReviewData: Decodable, Sendable, Hashable {
-        internal let review_update: AnyValue?
+        internal let review_update: Review_Key?
     }
 }
 
@@ -282,7 +282,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``DeleteReview`` returns: its `data`, as selected.
     internal struct DeleteReviewData: Decodable, Sendable, Hashable {
-        internal let review_delete: AnyValue?
+        internal let review_delete: Review_Key?
     }
 }
 
@@ -1286,9 +1286,113 @@ extension FriendlyFlixConnector {
 }
 
 extension FriendlyFlixConnector {
+    /// The `FavoriteMovie_Key` input.
+    internal struct FavoriteMovie_Key: Codable, Sendable, Hashable {
+        internal let userId: String?
+        internal let userId_expr: AnyValue?
+        internal let movieId: UUID?
+        internal let movieId_expr: AnyValue?
+
+        internal init(userId: String? = nil, userId_expr: AnyValue? = nil, movieId: UUID? = nil, movieId_expr: AnyValue? = nil) {
+            self.userId = userId
+            self.userId_expr = userId_expr
+            self.movieId = movieId
+            self.movieId_expr = movieId_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case userId
+            case userId_expr
+            case movieId
+            case movieId_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
+            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
+            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(userId, forKey: .userId)
+            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
+        }
+    }
+
     /// The `OrderDirection` enum.
     internal enum OrderDirection: String, Codable, Sendable, Hashable, CaseIterable {
         case asc = "ASC"
         case desc = "DESC"
+    }
+
+    /// The `Review_Key` input.
+    internal struct Review_Key: Codable, Sendable, Hashable {
+        internal let movieId: UUID?
+        internal let movieId_expr: AnyValue?
+        internal let userId: String?
+        internal let userId_expr: AnyValue?
+
+        internal init(movieId: UUID? = nil, movieId_expr: AnyValue? = nil, userId: String? = nil, userId_expr: AnyValue? = nil) {
+            self.movieId = movieId
+            self.movieId_expr = movieId_expr
+            self.userId = userId
+            self.userId_expr = userId_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case movieId
+            case movieId_expr
+            case userId
+            case userId_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
+            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
+            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
+            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(userId, forKey: .userId)
+            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+        }
+    }
+
+    /// The `User_Key` input.
+    internal struct User_Key: Codable, Sendable, Hashable {
+        internal let id: String?
+        internal let id_expr: AnyValue?
+
+        internal init(id: String? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(String.self, forKey: .id)
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
     }
 }

@@ -63,7 +63,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``CreateMovie`` returns: its `data`, as selected.
     internal struct CreateMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: AnyValue?
+        internal let movie_insert: Movie_Key?
     }
 }
 
@@ -102,7 +102,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``UpsertUser`` returns: its `data`, as selected.
     internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: AnyValue?
+        internal let user_upsert: User_Key?
     }
 }
 
@@ -155,7 +155,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``AddReview`` returns: its `data`, as selected.
     internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_upsert: AnyValue?
+        internal let review_upsert: Review_Key?
     }
 }
 
@@ -194,7 +194,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``DeleteReview`` returns: its `data`, as selected.
     internal struct DeleteReviewData: Decodable, Sendable, Hashable {
-        internal let review_delete: AnyValue?
+        internal let review_delete: Review_Key?
     }
 }
 
@@ -518,6 +518,102 @@ extension ExampleConnector {
                 self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
                 self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
             }
+        }
+    }
+}
+
+extension ExampleConnector {
+    /// The `Movie_Key` input.
+    internal struct Movie_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `Review_Key` input.
+    internal struct Review_Key: Codable, Sendable, Hashable {
+        internal let movieId: UUID?
+        internal let movieId_expr: AnyValue?
+        internal let userId: String?
+        internal let userId_expr: AnyValue?
+
+        internal init(movieId: UUID? = nil, movieId_expr: AnyValue? = nil, userId: String? = nil, userId_expr: AnyValue? = nil) {
+            self.movieId = movieId
+            self.movieId_expr = movieId_expr
+            self.userId = userId
+            self.userId_expr = userId_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case movieId
+            case movieId_expr
+            case userId
+            case userId_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
+            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
+            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
+            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(userId, forKey: .userId)
+            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+        }
+    }
+
+    /// The `User_Key` input.
+    internal struct User_Key: Codable, Sendable, Hashable {
+        internal let id: String?
+        internal let id_expr: AnyValue?
+
+        internal init(id: String? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(String.self, forKey: .id)
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
         }
     }
 }

@@ -58,7 +58,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createTestId`` returns: its `data`, as selected.
     internal struct CreateTestIdData: Decodable, Sendable, Hashable {
-        internal let testId_insert: AnyValue?
+        internal let testId_insert: TestId_Key?
     }
 }
 
@@ -81,7 +81,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createTestAutoId`` returns: its `data`, as selected.
     internal struct CreateTestAutoIdData: Decodable, Sendable, Hashable {
-        internal let testAutoId_insert: AnyValue?
+        internal let testAutoId_insert: TestAutoId_Key?
     }
 }
 
@@ -133,7 +133,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createStandardScalar`` returns: its `data`, as selected.
     internal struct CreateStandardScalarData: Decodable, Sendable, Hashable {
-        internal let standardScalars_upsert: AnyValue?
+        internal let standardScalars_upsert: StandardScalars_Key?
     }
 }
 
@@ -189,7 +189,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createScalarBoundary`` returns: its `data`, as selected.
     internal struct CreateScalarBoundaryData: Decodable, Sendable, Hashable {
-        internal let scalarBoundary_insert: AnyValue?
+        internal let scalarBoundary_insert: ScalarBoundary_Key?
     }
 }
 
@@ -241,7 +241,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createLargeNum`` returns: its `data`, as selected.
     internal struct CreateLargeNumData: Decodable, Sendable, Hashable {
-        internal let largeIntType_insert: AnyValue?
+        internal let largeIntType_insert: LargeIntType_Key?
     }
 }
 
@@ -285,7 +285,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createLocalDate`` returns: its `data`, as selected.
     internal struct CreateLocalDateData: Decodable, Sendable, Hashable {
-        internal let localDateType_insert: AnyValue?
+        internal let localDateType_insert: LocalDateType_Key?
     }
 }
 
@@ -329,7 +329,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createAnyValueType`` returns: its `data`, as selected.
     internal struct CreateAnyValueTypeData: Decodable, Sendable, Hashable {
-        internal let anyValueType_insert: AnyValue?
+        internal let anyValueType_insert: AnyValueType_Key?
     }
 }
 
@@ -375,8 +375,8 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``InsertMultiplePeople`` returns: its `data`, as selected.
     internal struct InsertMultiplePeopleData: Decodable, Sendable, Hashable {
-        internal let person1: AnyValue?
-        internal let person2: AnyValue?
+        internal let person1: Person_Key?
+        internal let person2: Person_Key?
     }
 }
 
@@ -417,9 +417,9 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``DeleteNonExistentPeople`` returns: its `data`, as selected.
     internal struct DeleteNonExistentPeopleData: Decodable, Sendable, Hashable {
-        internal let person1_insert: AnyValue?
-        internal let person1: AnyValue?
-        internal let person2: AnyValue?
+        internal let person1_insert: Person_Key?
+        internal let person1: Person_Key?
+        internal let person2: Person_Key?
     }
 }
 
@@ -689,6 +689,232 @@ extension KitchenSinkConnector {
 
         internal struct AnyValueType: Decodable, Sendable, Hashable {
             internal let props: AnyValue
+        }
+    }
+}
+
+extension KitchenSinkConnector {
+    /// The `AnyValueType_Key` input.
+    internal struct AnyValueType_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `LargeIntType_Key` input.
+    internal struct LargeIntType_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `LocalDateType_Key` input.
+    internal struct LocalDateType_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `Person_Key` input.
+    internal struct Person_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `ScalarBoundary_Key` input.
+    internal struct ScalarBoundary_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `StandardScalars_Key` input.
+    internal struct StandardScalars_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `TestAutoId_Key` input.
+    internal struct TestAutoId_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
+    }
+
+    /// The `TestId_Key` input.
+    internal struct TestId_Key: Codable, Sendable, Hashable {
+        internal let id: UUID?
+        internal let id_expr: AnyValue?
+
+        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
         }
     }
 }

@@ -69,7 +69,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``createMovie`` returns: its `data`, as selected.
     internal struct CreateMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: AnyValue?
+        internal let movie_insert: Movie_Key?
     }
 }
 
@@ -110,7 +110,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``updateMovieRating`` returns: its `data`, as selected.
     internal struct UpdateMovieRatingData: Decodable, Sendable, Hashable {
-        internal let movie_update: AnyValue?
+        internal let movie_update: Movie_Key?
     }
 }
 
@@ -148,7 +148,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``deleteMovie`` returns: its `data`, as selected.
     internal struct DeleteMovieData: Decodable, Sendable, Hashable {
-        internal let movie_delete: AnyValue?
+        internal let movie_delete: Movie_Key?
     }
 }
 
@@ -186,7 +186,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``upsertUser`` returns: its `data`, as selected.
     internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: AnyValue?
+        internal let user_upsert: User_Key?
     }
 }
 
@@ -232,7 +232,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``addReview`` returns: its `data`, as selected.
     internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_upsert: AnyValue?
+        internal let review_upsert: Review_Key?
     }
 }
 
@@ -270,7 +270,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``deleteReview`` returns: its `data`, as selected.
     internal struct DeleteReviewData: Decodable, Sendable, Hashable {
-        internal let review_delete: AnyValue?
+        internal let review_delete: Review_Key?
     }
 }
 
@@ -685,7 +685,7 @@ extension MoviesConnector {
 
 extension MoviesConnector {
     /// The `Movie_Key` input.
-    internal struct Movie_Key: Encodable, Sendable {
+    internal struct Movie_Key: Codable, Sendable, Hashable {
         internal let id: UUID?
         internal let id_expr: AnyValue?
 
@@ -699,6 +699,12 @@ extension MoviesConnector {
             case id_expr
         }
 
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
@@ -710,5 +716,71 @@ extension MoviesConnector {
     internal enum OrderDirection: String, Codable, Sendable, Hashable, CaseIterable {
         case asc = "ASC"
         case desc = "DESC"
+    }
+
+    /// The `Review_Key` input.
+    internal struct Review_Key: Codable, Sendable, Hashable {
+        internal let movieId: UUID?
+        internal let movieId_expr: AnyValue?
+        internal let userId: String?
+        internal let userId_expr: AnyValue?
+
+        internal init(movieId: UUID? = nil, movieId_expr: AnyValue? = nil, userId: String? = nil, userId_expr: AnyValue? = nil) {
+            self.movieId = movieId
+            self.movieId_expr = movieId_expr
+            self.userId = userId
+            self.userId_expr = userId_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case movieId
+            case movieId_expr
+            case userId
+            case userId_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
+            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
+            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
+            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(userId, forKey: .userId)
+            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+        }
+    }
+
+    /// The `User_Key` input.
+    internal struct User_Key: Codable, Sendable, Hashable {
+        internal let id: String?
+        internal let id_expr: AnyValue?
+
+        internal init(id: String? = nil, id_expr: AnyValue? = nil) {
+            self.id = id
+            self.id_expr = id_expr
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case id_expr
+        }
+
+        internal init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.id = try container.decodeIfPresent(String.self, forKey: .id)
+            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+        }
+
+        internal func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id, forKey: .id)
+            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+        }
     }
 }
