@@ -339,7 +339,14 @@ enum JSONBytes {
             let chunk = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
             return (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< controls) .| (chunk .>= nonASCII)
         }
-        // Long runs of plain text go 64 bytes at a time, with one test; the loop below finds the byte.
+        // Most strings are short, so the first sixteen bytes get a test of their own; long runs of plain text
+        // then go 64 bytes at a time, with one test, and the loop below finds the byte.
+        if index &+ 16 <= end {
+            let lanes = unsafeBitCast(special(index), to: SIMD2<UInt64>.self)
+            if lanes[0] != 0 { return index &+ UInt64(littleEndian: lanes[0]).trailingZeroBitCount >> 3 }
+            if lanes[1] != 0 { return index &+ 8 &+ UInt64(littleEndian: lanes[1]).trailingZeroBitCount >> 3 }
+            index &+= 16
+        }
         while index &+ 64 <= end {
             let any = special(index) .| special(index &+ 16) .| special(index &+ 32) .| special(index &+ 48)
             let lanes = unsafeBitCast(any, to: SIMD2<UInt64>.self)
