@@ -36,6 +36,15 @@ enum SwiftName {
         "try", "Type", "Protocol",
     ]
 
+    /// Type names a generated struct must not take: Swift's own, and those generated code refers to, which a
+    /// nested struct of the same name would shadow (a field `string` selecting an object would hide `String`).
+    private static let reservedTypes: Set<String> = [
+        "Type", "Protocol", "Self", "Any", "String", "Int", "Int64", "Double", "Bool", "UUID", "Date", "Data",
+        "LocalDate", "Timestamp", "AnyValue", "DataConnectWire", "ContentClient", "CodingKeys", "Decoder",
+        "Encoder", "Optional", "Array", "Sendable", "Hashable", "Codable", "Decodable", "Encodable",
+        "Identifiable",
+    ]
+
     /// A property or case name: the GraphQL name itself, in backticks when it is a keyword.
     static func member(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
@@ -44,7 +53,7 @@ enum SwiftName {
     /// A type name: the first letter upper-cased; names Swift reserves get a trailing underscore.
     static func type(_ name: String) -> String {
         let upper = (name.first.map { String($0).uppercased() } ?? "") + name.dropFirst()
-        return ["Type", "Protocol", "Self", "Any"].contains(upper) ? upper + "_" : upper
+        return reservedTypes.contains(upper) ? upper + "_" : upper
     }
 
     /// An upper-camel-case type name from an id such as `friendly-flix` (`FriendlyFlix`).

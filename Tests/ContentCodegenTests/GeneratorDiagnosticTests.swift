@@ -99,4 +99,15 @@ struct GeneratorDiagnosticTests {
         #expect(source.contains("let `class`: [Class]"))
         #expect(source.contains("let `self`: String"))
     }
+
+    @Test func aFieldNamedLikeASwiftTypeDoesNotShadowIt() throws {
+        // `string` selects an object: its struct must not be called `String`, or `name: String` would mean it.
+        let folder = try Self.workspace("query listItems {\n  string: items { name }\n}\n")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try ContentClientGenerator.generate(
+            configurationFile: folder.appendingPathComponent("content-client.yaml").path)
+        #expect(source.contains("let string: [String_]"))
+        #expect(source.contains("struct String_: Decodable"))
+        #expect(source.contains("let name: String\n"))
+    }
 }
