@@ -76,9 +76,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The instant a `Date` names.
     public init(date: Date) {
-        let whole = date.timeIntervalSince1970.rounded(.down)
+        // Beyond year 9999 (or not finite) is past what RFC 3339 can say: hold the nearest end instead of trapping.
+        let interval = date.timeIntervalSince1970.isNaN ? 0 : date.timeIntervalSince1970
+        let whole = interval.rounded(.down).clamped(to: -62_135_596_800...253_402_300_799)
         seconds = Int64(whole)
-        nanoseconds = Int32(((date.timeIntervalSince1970 - whole) * 1e9).rounded().clamped(to: 0...999_999_999))
+        let fraction = interval - whole
+        nanoseconds = fraction < 1 ? Int32((fraction * 1e9).rounded().clamped(to: 0...999_999_999)) : 0
     }
 
     /// The instant as a `Date` (to about a microsecond).
