@@ -112,7 +112,11 @@ enum AEMHarness {
     static func serve<Result: Sendable>(
         _ router: Router<BasicRequestContext>, _ body: @Sendable (String, HTTPClient) async throws -> Result
     ) async throws -> Result {
-        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        // Tests that queue hundreds of requests wait for a pooled connection; on a loaded 2-core machine (the
+        // example apps build alongside) that can take longer than the 10 s default.
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(120), read: .seconds(120)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await EmulatorServer.withInProcess(router) { base in try await body(base, http) })

@@ -18,7 +18,8 @@ struct ExampleAppsEndToEndTests {
         process.arguments = [
             "swift", "build", "--package-path",
             ContentProcess.repository.appendingPathComponent("examples/\(package)").path,
-            "--scratch-path", scratch.path, "--product", product,
+            // One job, so the tests running beside this build keep a core.
+            "--scratch-path", scratch.path, "--product", product, "-j", "1",
         ]
         let output = Pipe()
         process.standardOutput = output
