@@ -1,4 +1,5 @@
 internal import ContentAEM
+internal import ContentDataConnect
 internal import GraphQL
 
 /// Turns an AEM workspace's persisted queries into Swift: per configuration folder a `<Configuration>Queries`
@@ -54,19 +55,9 @@ struct AEMClientTranslator {
         for query in definitions.queries where query.configuration == configuration {
             let document: Document
             do {
-                document = try parse(source: Source(body: query.query, name: query.file))
-            } catch let error as GraphQLError {
-                let location = error.locations.first
-                throw GeneratorDiagnostic(
-                    file: query.file, line: location?.line, column: location?.column, "GraphQL syntax: \(error.message)"
-                )
+                document = try DataConnectGraphQL.parseAndValidate(query.query, path: query.file, schema: schema)
             } catch {
-                throw GeneratorDiagnostic(file: query.file, "GraphQL syntax: \(error)")
-            }
-            if let problem = validate(schema: schema, ast: document).first {
-                let location = problem.locations.first
-                throw GeneratorDiagnostic(
-                    file: query.file, line: location?.line, column: location?.column, problem.message)
+                throw GeneratorDiagnostic(error)
             }
             let operations = document.definitions.compactMap { $0 as? OperationDefinition }
             guard operations.count == 1, let definition = operations.first, definition.operation == .query else {

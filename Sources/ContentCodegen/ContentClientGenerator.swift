@@ -98,7 +98,7 @@ public enum ContentClientGenerator {
             do {
                 workspace = try DataConnectWorkspace.load(from: workspaceFolder)
             } catch {
-                throw GeneratorDiagnostic(file: error.file, line: error.line, column: error.column, error.message)
+                throw GeneratorDiagnostic(error)
             }
             var connectors = workspace.connectors
             if let wanted = configuration.connectors {
@@ -124,7 +124,7 @@ public enum ContentClientGenerator {
             do {
                 definitions = try AEMDefinitions(directory: workspaceFolder)
             } catch {
-                throw GeneratorDiagnostic(file: error.file, line: error.line, column: error.column, error.message)
+                throw GeneratorDiagnostic(error)
             }
             guard !definitions.queries.isEmpty else {
                 throw GeneratorDiagnostic(

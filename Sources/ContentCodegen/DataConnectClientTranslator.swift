@@ -17,7 +17,7 @@ struct DataConnectClientTranslator {
         do {
             schema = try DataConnectGraphQL.schema(for: workspace.schema)
         } catch {
-            throw GeneratorDiagnostic(file: error.file, line: error.line, column: error.column, error.message)
+            throw GeneratorDiagnostic(error)
         }
     }
 
@@ -62,7 +62,7 @@ struct DataConnectClientTranslator {
                 do {
                     document = try DataConnectGraphQL.parseAndValidate(operation.fileText, path: file, schema: schema)
                 } catch {
-                    throw GeneratorDiagnostic(file: error.file, line: error.line, column: error.column, error.message)
+                    throw GeneratorDiagnostic(error)
                 }
                 documents[file] = document
             }

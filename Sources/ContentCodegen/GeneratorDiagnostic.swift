@@ -1,3 +1,6 @@
+internal import ContentAEM
+internal import ContentDataConnect
+
 /// A problem in the generator's inputs, at the file, line and column it was found, formatted the way
 /// compilers print errors so SwiftPM shows it as a build diagnostic on the `.gql` or `.yaml` line.
 public struct GeneratorDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
@@ -26,5 +29,17 @@ public struct GeneratorDiagnostic: Error, Sendable, Hashable, CustomStringConver
             if let column { place += ":\(column)" }
         }
         return "\(place): error: \(message)"
+    }
+}
+
+extension GeneratorDiagnostic {
+    /// The same problem, from reading a Data Connect workspace.
+    init(_ error: DataConnectWorkspaceError) {
+        self.init(file: error.file, line: error.line, column: error.column, error.message)
+    }
+
+    /// The same problem, from reading an AEM workspace.
+    init(_ error: AEMDefinitionError) {
+        self.init(file: error.file, line: error.line, column: error.column, error.message)
     }
 }

@@ -46,7 +46,7 @@ struct AEMWorkspace: Sendable {
         let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         fragments = []
         var seenPaths = Set<String>()
-        for file in Self.files(in: directory.appendingPathComponent("fragments"), ending: ".yaml") {
+        for file in AEMDefinitions.files(in: directory.appendingPathComponent("fragments"), ending: ".yaml") {
             let fragment = try Self.readFragment(file, models: byName)
             guard seenPaths.insert(fragment.path).inserted else {
                 throw EmulatorError.workspace("\(file.path): a second fragment has the path \(fragment.path)")
@@ -56,10 +56,6 @@ struct AEMWorkspace: Sendable {
         queries = definitions.queries.map { query in
             PersistedQuery(configuration: query.configuration, name: query.name, query: query.query, cacheControl: nil)
         }
-    }
-
-    static func files(in directory: URL, ending suffix: String) -> [URL] {
-        AEMDefinitions.files(in: directory, ending: suffix)
     }
 
     private static func readFragment(_ file: URL, models: [String: ContentFragmentModel]) throws -> Fragment {
