@@ -52,6 +52,7 @@ struct AEMClientTranslator {
                 """,
             into: &writer)
         var methods: [String: String] = [:]
+        var operations: [OperationTranslator.Operation] = []
         for query in definitions.queries where query.configuration == configuration {
             let document: Document
             do {
@@ -59,11 +60,11 @@ struct AEMClientTranslator {
             } catch {
                 throw GeneratorDiagnostic(error)
             }
-            let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-            guard operations.count == 1, let definition = operations.first, definition.operation == .query else {
+            let inFile = document.definitions.compactMap { $0 as? OperationDefinition }
+            guard inFile.count == 1, let definition = inFile.first, definition.operation == .query else {
                 throw GeneratorDiagnostic(
                     file: query.file, line: 1, column: 1,
-                    "a persisted query file holds exactly one query; this one has \(operations.count) operations")
+                    "a persisted query file holds exactly one query; this one has \(inFile.count) operations")
             }
             // The file name is what AEM calls the query, so it names the method.
             let name = SwiftName.lowerWords(query.name)
@@ -74,13 +75,16 @@ struct AEMClientTranslator {
             }
             methods[name] = query.name
             let start = definition.loc?.startToken
-            writer.line()
-            try translator.write(
+            operations.append(
                 OperationTranslator.Operation(
                     name: name, kind: "persisted query", definition: definition, document: document,
                     fileText: query.query, file: query.file, line: start?.line ?? 1, column: start?.column ?? 1,
-                    path: "\(configuration)/\(query.name)"),
-                in: typeName, into: &writer)
+                    path: "\(configuration)/\(query.name)"))
+        }
+        try translator.checkNames(of: operations)
+        for operation in operations {
+            writer.line()
+            try translator.write(operation, in: typeName, into: &writer)
         }
         try translator.writeSchemaTypes(in: typeName, into: &writer)
     }

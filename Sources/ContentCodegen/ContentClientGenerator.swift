@@ -102,6 +102,9 @@ public enum ContentClientGenerator {
             }
             var connectors = workspace.connectors
             if let wanted = configuration.connectors {
+                if let repeated = wanted.first(where: { id in wanted.filter { $0 == id }.count > 1 }) {
+                    throw GeneratorDiagnostic(file: source, "connectors lists '\(repeated)' more than once")
+                }
                 connectors = try wanted.map { id throws(GeneratorDiagnostic) in
                     guard let connector = workspace.connector(id) else {
                         throw GeneratorDiagnostic(
@@ -112,6 +115,7 @@ public enum ContentClientGenerator {
                     return connector
                 }
             }
+            try checkDistinct(connectors.map(\.id), suffix: "Connector", what: "connectors", source: source)
             let translator = try DataConnectClientTranslator(workspace: workspace, access: access)
             for connector in connectors.sorted(by: { $0.id < $1.id }) {
                 writer.line()
@@ -131,11 +135,28 @@ public enum ContentClientGenerator {
                     file: source, "\(workspaceFolder.path) has no queries/<configuration>/*.graphql files")
             }
             let translator = try AEMClientTranslator(definitions: definitions, access: access)
+            try checkDistinct(translator.configurations, suffix: "Queries", what: "configurations", source: source)
             for configuration in translator.configurations {
                 writer.line()
                 try translator.translate(configuration: configuration, into: &writer)
             }
         }
         return writer.text
+    }
+
+    /// Ids that make the same type name (`movie-app` and `movie_app` both make `MovieAppConnector`) would
+    /// declare it twice.
+    private static func checkDistinct(_ ids: [String], suffix: String, what: String, source: String)
+        throws(GeneratorDiagnostic)
+    {
+        var seen: [String: String] = [:]
+        for id in ids.sorted() {
+            let name = SwiftName.words(id) + suffix
+            if let other = seen[name] {
+                throw GeneratorDiagnostic(
+                    file: source, "the \(what) '\(other)' and '\(id)' both make the Swift type \(name); rename one")
+            }
+            seen[name] = id
+        }
     }
 }

@@ -53,6 +53,7 @@ struct DataConnectClientTranslator {
                 """,
             into: &writer)
         var documents: [String: Document] = [:]
+        var operations: [OperationTranslator.Operation] = []
         for operation in connector.operations {
             let file = operation.position.file
             let document: Document
@@ -73,13 +74,16 @@ struct DataConnectClientTranslator {
                     file: file, line: operation.position.line, column: operation.position.column,
                     "operation \(operation.name) is not in its file")
             }
-            writer.line()
-            try translator.write(
+            operations.append(
                 OperationTranslator.Operation(
                     name: operation.name, kind: operation.kind.rawValue, definition: definition, document: document,
                     fileText: operation.fileText, file: file, line: operation.position.line,
-                    column: operation.position.column, path: "\(connector.id)/\(operation.name)"),
-                in: typeName, into: &writer)
+                    column: operation.position.column, path: "\(connector.id)/\(operation.name)"))
+        }
+        try translator.checkNames(of: operations)
+        for operation in operations {
+            writer.line()
+            try translator.write(operation, in: typeName, into: &writer)
         }
         try translator.writeSchemaTypes(in: typeName, into: &writer)
     }

@@ -4,10 +4,11 @@ internal import OrderedCollections
 /// A result struct to write: the fields one selection set picks from a GraphQL object type.
 final class SelectedObject {
     let name: String
-    let typeName: String
+    /// The GraphQL type it selects from, or `nil` when its selections come from several (fragments on a union).
+    let typeName: String?
     var fields: OrderedDictionary<String, SelectedField> = [:]
 
-    init(name: String, typeName: String) {
+    init(name: String, typeName: String?) {
         self.name = name
         self.typeName = typeName
     }
@@ -23,38 +24,63 @@ struct SelectedField {
 /// Collects selection sets into ``SelectedObject`` trees (merging fields, inline fragments and fragment
 /// spreads the way GraphQL executes them) and writes them as `Decodable` structs.
 struct ObjectTranslator {
+    /// One place a response key selects sub-fields: the selection set, the type it selects from, and whether
+    /// it applies only sometimes (under a type condition or `@include`/`@skip`).
+    struct Occurrence {
+        var set: SelectionSet
+        var type: any GraphQLNamedType
+        var conditional: Bool
+    }
+
     let schema: GraphQLSchema
     let types: SchemaTypes
     let access: String
     let file: String
     /// Whether results of a GraphQL type are `Identifiable` once their `id` is selected.
     let identifiable: (String) -> Bool
+    /// Type names nested structs must not take, because the generated code refers to them from inside: the
+    /// schema's enums and inputs.
+    let reservedNames: Set<String>
 
     /// The object a selection set picks from `type`.
     func collect(
-        _ sets: [SelectionSet], on type: any GraphQLNamedType, named name: String, document: Document
+        _ set: SelectionSet, on type: any GraphQLNamedType, named name: String, document: Document
     ) throws(GeneratorDiagnostic) -> SelectedObject {
-        let object = SelectedObject(name: name, typeName: type.name)
-        var nested: [String: [SelectionSet]] = [:]
-        var nestedTypes: [String: any GraphQLNamedType] = [:]
-        for set in sets {
+        try collect([Occurrence(set: set, type: type, conditional: false)], named: name, document: document)
+    }
+
+    private func collect(_ occurrences: [Occurrence], named name: String, document: Document)
+        throws(GeneratorDiagnostic) -> SelectedObject
+    {
+        let typeNames = Set(occurrences.map(\.type.name))
+        let object = SelectedObject(name: name, typeName: typeNames.count == 1 ? typeNames.first : nil)
+        // A sub-field is certain only where its occurrence is: when every occurrence is conditional, one alone
+        // still is certain whenever the object is there, several are not.
+        let allConditional = occurrences.allSatisfy(\.conditional)
+        var nested: [String: [Occurrence]] = [:]
+        for occurrence in occurrences {
+            let conditional = allConditional ? occurrences.count > 1 : occurrence.conditional
             try gather(
-                set, on: type, conditional: false, document: document, into: object, nested: &nested,
-                nestedTypes: &nestedTypes)
+                occurrence.set, on: occurrence.type, conditional: conditional, document: document, into: object,
+                nested: &nested)
         }
-        let siblings = Set(object.fields.keys.map(SwiftName.type))
+        let plainNames = Set(object.fields.keys.filter { nested[$0] != nil }.map(SwiftName.type))
+        var taken = reservedNames
         for (key, field) in object.fields {
-            guard let sets = nested[key], let namedType = nestedTypes[key] else { continue }
+            guard let occurrences = nested[key] else { continue }
             var updated = field
-            // A list's element reads best in the singular (`movies` → `Movie`) unless a sibling has that name.
-            var name = SwiftName.type(key)
-            if case .list = field.shape.unwrapped, name.hasSuffix("s"), !name.hasSuffix("ss"), name.count > 1,
-                !siblings.contains(String(name.dropLast()))
-            {
-                name.removeLast()
+            // A list's element reads best in the singular (`movies` → `Movie`) unless another field has that name.
+            let plural = SwiftName.upperFirst(key)
+            var name = SwiftName.type(plural)
+            if case .list = field.shape.unwrapped, plural.hasSuffix("s"), !plural.hasSuffix("ss"), plural.count > 1 {
+                let singular = SwiftName.type(String(plural.dropLast()))
+                if !plainNames.contains(singular), !taken.contains(singular) { name = singular }
             }
+            // Aliases that differ only in case, or names the schema's types hold, get an underscore.
+            while taken.contains(name) { name += "_" }
+            taken.insert(name)
             updated.shape = field.shape.renamingNamed(SwiftName.type(key), to: name)
-            updated.object = try collect(sets, on: namedType, named: name, document: document)
+            updated.object = try collect(occurrences, named: name, document: document)
             object.fields[key] = updated
         }
         return object
@@ -62,16 +88,18 @@ struct ObjectTranslator {
 
     private func gather(
         _ set: SelectionSet, on type: any GraphQLNamedType, conditional: Bool, document: Document,
-        into object: SelectedObject, nested: inout [String: [SelectionSet]],
-        nestedTypes: inout [String: any GraphQLNamedType]
+        into object: SelectedObject, nested: inout [String: [Occurrence]]
     ) throws(GeneratorDiagnostic) {
         for selection in set.selections {
             switch selection {
             case let field as Field:
                 let key = field.alias?.value ?? field.name.value
+                let fieldConditional = conditional || Self.mayBeLeftOut(field.directives)
                 if field.name.value == "__typename" {
+                    let shape = SwiftTypeShape.named(swift: "String", wire: nil)
                     object.fields[key] = SelectedField(
-                        fieldName: "__typename", shape: .named(swift: "String", wire: nil))
+                        fieldName: "__typename",
+                        shape: merged(fieldConditional ? .optional(shape) : shape, into: object.fields[key]))
                     continue
                 }
                 guard let definition = fields(of: type)[field.name.value] else {
@@ -84,21 +112,20 @@ struct ObjectTranslator {
                 var shape = SwiftTypeShape.of(definition.type) { named in
                     isObject ? (SwiftName.type(key), nil) : types.name(for: named)
                 }
-                // A field only some member types have is absent for the others.
-                if conditional, !shape.isOptional { shape = .optional(shape) }
-                if let existing = object.fields[key], existing.shape.isOptional, !shape.isOptional {
-                    shape = existing.shape.unwrapped == shape ? shape : existing.shape
-                }
-                object.fields[key] = SelectedField(fieldName: field.name.value, shape: shape, object: nil)
+                // A field only some member types have, or one a directive may drop, is absent at times.
+                if fieldConditional, !shape.isOptional { shape = .optional(shape) }
+                object.fields[key] = SelectedField(
+                    fieldName: field.name.value, shape: merged(shape, into: object.fields[key]), object: nil)
                 if let subselection = field.selectionSet, let namedType, isObject {
-                    nested[key, default: []].append(subselection)
-                    nestedTypes[key] = namedType
+                    nested[key, default: []].append(
+                        Occurrence(set: subselection, type: namedType, conditional: fieldConditional))
                 }
             case let fragment as InlineFragment:
                 let condition = fragment.typeCondition.flatMap { schema.getType(name: $0.name.value) } ?? type
                 try gather(
-                    fragment.selectionSet, on: condition, conditional: conditional || condition.name != type.name,
-                    document: document, into: object, nested: &nested, nestedTypes: &nestedTypes)
+                    fragment.selectionSet, on: condition,
+                    conditional: conditional || condition.name != type.name || Self.mayBeLeftOut(fragment.directives),
+                    document: document, into: object, nested: &nested)
             case let spread as FragmentSpread:
                 let definition = document.definitions.lazy.compactMap { $0 as? FragmentDefinition }
                     .first { $0.name.value == spread.name.value }
@@ -106,11 +133,33 @@ struct ObjectTranslator {
                     throw diagnostic(at: spread.loc, "fragment \(spread.name.value) is not defined in this file")
                 }
                 try gather(
-                    definition.selectionSet, on: condition, conditional: conditional || condition.name != type.name,
-                    document: document, into: object, nested: &nested, nestedTypes: &nestedTypes)
+                    definition.selectionSet, on: condition,
+                    conditional: conditional || condition.name != type.name || Self.mayBeLeftOut(spread.directives),
+                    document: document, into: object, nested: &nested)
             default:
                 continue
             }
+        }
+    }
+
+    /// The shape of a field selected again: certain if either selection is.
+    private func merged(_ shape: SwiftTypeShape, into existing: SelectedField?) -> SwiftTypeShape {
+        guard let existing, existing.shape.isOptional, !shape.isOptional else { return shape }
+        return existing.shape.unwrapped == shape ? shape : existing.shape
+    }
+
+    /// Whether `@include` or `@skip` may leave the selection out: anything but `@include(if: true)` or
+    /// `@skip(if: false)` may.
+    static func mayBeLeftOut(_ directives: [Directive]) -> Bool {
+        directives.contains { directive in
+            let keeps: Bool
+            switch directive.name.value {
+            case "include": keeps = true
+            case "skip": keeps = false
+            default: return false
+            }
+            let condition = directive.arguments.first { $0.name.value == "if" }?.value as? BooleanValue
+            return condition?.value != keeps
         }
     }
 
@@ -130,7 +179,9 @@ struct ObjectTranslator {
     /// Writes `object` as a struct, its nested objects inside it.
     func emit(_ object: SelectedObject, into writer: inout SwiftSourceWriter) {
         var conformances = ["Decodable", "Sendable", "Hashable"]
-        if identifiable(object.typeName), let id = object.fields["id"], id.fieldName == "id", !id.shape.isOptional {
+        if let typeName = object.typeName, identifiable(typeName), let id = object.fields["id"], id.fieldName == "id",
+            !id.shape.isOptional
+        {
             conformances.append("Identifiable")
         }
         writer.block("\(access) struct \(object.name): \(conformances.joined(separator: ", "))") { body in

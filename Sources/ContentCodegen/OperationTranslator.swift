@@ -58,19 +58,20 @@ struct OperationTranslator {
                 summary + "\n\n```graphql\n" + Self.sourceText(of: definition, in: operation.fileText) + "\n```")
             let parameters = variables.map { (name, shape, optional) -> String in
                 let defaultValue = optional ? " = nil" : ""
-                return "\(SwiftName.member(name)): \(shape.swiftType)\(defaultValue)"
+                return "\(Self.parameter(name)): \(shape.swiftType)\(defaultValue)"
             }
-            let arguments = variables.map { name, _, _ in "\(SwiftName.member(name)): \(SwiftName.member(name))" }
+            let arguments = variables.map { name, _, _ in "\(SwiftName.label(name)): \(Self.argument(name))" }
             body.block(
                 "\(access) func \(methodName)(\(parameters.joined(separator: ", "))) async throws -> \(dataName)"
             ) { function in
-                function.line("try await client.data(")
+                // `self.`, so variables named `client` or `backend` do not stand in for the properties.
+                function.line("try await self.client.data(")
                 function.line("    \(dataName).self,")
                 function.line("    operation: \(SwiftName.literal(operation.path)),")
                 if !variables.isEmpty {
                     function.line("    variables: \(variablesName)(\(arguments.joined(separator: ", "))),")
                 }
-                function.line("    backendType: \(SwiftName.literal(backendType)), backend: backend)")
+                function.line("    backendType: \(SwiftName.literal(backendType)), backend: self.backend)")
             }
             guard !variables.isEmpty else { return }
             body.line()
@@ -84,7 +85,7 @@ struct OperationTranslator {
                     encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
                     for (name, shape, _) in variables {
                         let member = SwiftName.member(name)
-                        let value = shape.toWire(member) ?? member
+                        let value = shape.toWire("self.\(member)") ?? "self.\(member)"
                         let call = shape.isOptional ? "encodeIfPresent" : "encode"
                         encode.line("try container.\(call)(\(value), forKey: .\(member))")
                     }
@@ -93,9 +94,10 @@ struct OperationTranslator {
         }
         writer.line()
         let objects = ObjectTranslator(
-            schema: schema, types: types, access: access, file: operation.file, identifiable: identifiable)
+            schema: schema, types: types, access: access, file: operation.file, identifiable: identifiable,
+            reservedNames: types.schemaTypeNames)
         let data = try objects.collect(
-            [definition.selectionSet], on: root, named: dataName, document: operation.document)
+            definition.selectionSet, on: root, named: dataName, document: operation.document)
         writer.block("extension \(typeName)") { body in
             body.documentation("What ``\(methodName)`` returns: its `data`, as selected.")
             objects.emit(data, into: &body)
@@ -133,6 +135,43 @@ struct OperationTranslator {
             for (index, text) in pending.enumerated() {
                 if index > 0 { body.line() }
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false) { body.line(String(line)) }
+            }
+        }
+    }
+
+    /// A variable as a parameter: its name as the label, and an inner name other than `self`, which would
+    /// hide the client inside the method.
+    static func parameter(_ name: String) -> String {
+        name == "self" ? "`self` self_" : SwiftName.member(name)
+    }
+
+    /// A parameter as the method body names it.
+    static func argument(_ name: String) -> String {
+        name == "self" ? "self_" : SwiftName.member(name)
+    }
+
+    /// Checks that the operations of one client type make distinct Swift names: their `Data` and `Variables`
+    /// types against each other and the schema's types, and their methods against the client's properties.
+    func checkNames(of operations: [Operation]) throws(GeneratorDiagnostic) {
+        var owners = Dictionary(uniqueKeysWithValues: types.schemaTypeNames.map { ($0, "the schema type \($0)") })
+        for operation in operations {
+            func fail(_ message: String) -> GeneratorDiagnostic {
+                GeneratorDiagnostic(file: operation.file, line: operation.line, column: operation.column, message)
+            }
+            // Without parameters the method `client()` clashes with the property `client`.
+            if operation.definition.variableDefinitions.isEmpty, ["client", "backend"].contains(operation.name) {
+                throw fail(
+                    "operation \(operation.name) would make a method named like the client's property "
+                        + "\(operation.name); rename the operation")
+            }
+            let stem = SwiftName.type(operation.name)
+            for name in [stem + "Data", stem + "Variables"] {
+                if let owner = owners[name] {
+                    throw fail(
+                        "operation \(operation.name) makes the Swift type \(name), which \(owner) makes too; "
+                            + "rename the operation")
+                }
+                owners[name] = "operation \(operation.name)"
             }
         }
     }
@@ -195,7 +234,7 @@ struct OperationTranslator {
         guard let location = definition.loc else { return "" }
         let before = String(decoding: Array(text.utf8)[0..<max(0, min(location.start, text.utf8.count))], as: UTF8.self)
         var lines: [String] = []
-        for line in before.split(separator: "\n", omittingEmptySubsequences: false).reversed().dropFirst() {
+        for line in before.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).reversed().dropFirst() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("#") else { break }
             lines.insert(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces), at: 0)

@@ -19,6 +19,14 @@ final class SchemaTypes {
         self.scalar = scalar
     }
 
+    /// The Swift names of every enum and input object in the schema, used or not: nested result structs must
+    /// not take them, and operations must not make them.
+    var schemaTypeNames: Set<String> {
+        Set(
+            schema.typeMap.values.filter { $0 is GraphQLEnumType || $0 is GraphQLInputObjectType }
+                .map { SwiftName.type($0.name) })
+    }
+
     /// The Swift type for a named GraphQL type, and its wire type when that differs; enums and input
     /// objects are remembered so their definitions get written.
     func name(for type: any GraphQLNamedType) -> (swift: String, wire: String?) {
@@ -49,6 +57,11 @@ final class SchemaTypes {
         var out: [(String, String)] = []
         while let name = (enums.keys.sorted() + inputs.keys.sorted()).first(where: { !written.contains($0) }) {
             written.insert(name)
+            let swiftName = SwiftName.type(name)
+            if let other = written.first(where: { $0 != name && SwiftName.type($0) == swiftName }) {
+                throw GeneratorDiagnostic(
+                    "the schema types \(other) and \(name) both make the Swift type \(swiftName); rename one")
+            }
             if let enumeration = enums[name] {
                 out.append((name, enumDefinition(enumeration, access: access)))
             } else if let input = inputs[name] {
@@ -63,8 +76,9 @@ final class SchemaTypes {
         writer.documentation("The `\(type.name)` enum.")
         writer.block("\(access) enum \(SwiftName.type(type.name)): String, Codable, Sendable, Hashable, CaseIterable") {
             body in
-            for value in type.values {
-                body.line("case \(SwiftName.enumCase(value.name)) = \(SwiftName.literal(value.name))")
+            let names = SwiftName.enumCases(type.values.map(\.name))
+            for (value, name) in zip(type.values, names) {
+                body.line("case \(name) = \(SwiftName.literal(value.name))")
             }
         }
         return String(writer.text.dropLast())
@@ -122,7 +136,8 @@ final class SchemaTypes {
                 encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
                 for (name, shape) in members {
                     let member = SwiftName.member(name)
-                    let value = shape.toWire(member) ?? member
+                    // `self.`, so a member named like a local (`container`, `encoder`) is still the member.
+                    let value = shape.toWire("self.\(member)") ?? "self.\(member)"
                     encode.line(
                         "try container.\(shape.isOptional ? "encodeIfPresent" : "encode")(\(value), forKey: .\(member))"
                     )

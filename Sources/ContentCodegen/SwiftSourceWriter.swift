@@ -19,7 +19,8 @@ struct SwiftSourceWriter {
 
     /// Writes a `///` doc comment, one line per line of `text`.
     mutating func documentation(_ text: String) {
-        for part in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Any line break ends a `///` line, so CRLF or CR input must not leave one inside.
+        for part in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             line(part.isEmpty ? "///" : "/// " + part)
         }
     }
@@ -50,10 +51,20 @@ enum SwiftName {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// An argument label in a call: only `inout`, `var` and `let` need backticks there.
+    static func label(_ name: String) -> String {
+        ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
+
     /// A type name: the first letter upper-cased; names Swift reserves get a trailing underscore.
     static func type(_ name: String) -> String {
-        let upper = (name.first.map { String($0).uppercased() } ?? "") + name.dropFirst()
+        let upper = upperFirst(name)
         return reservedTypes.contains(upper) ? upper + "_" : upper
+    }
+
+    /// The name with its first letter upper-cased, nothing else changed.
+    static func upperFirst(_ name: String) -> String {
+        (name.first.map { String($0).uppercased() } ?? "") + name.dropFirst()
     }
 
     /// An upper-camel-case type name from an id such as `friendly-flix` (`FriendlyFlix`).
@@ -70,13 +81,25 @@ enum SwiftName {
         return lowered
     }
 
-    /// A lower-camel-case name for an enum value such as `SCI_FI` (`sciFi`).
-    static func enumCase(_ value: String) -> String {
-        let parts = value.split(separator: "_").map { $0.lowercased() }
-        guard let first = parts.first else { return member(value) }
-        let joined = first + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        let valid = joined.first.map { $0.isLetter || $0 == "_" } ?? false
-        return member(valid ? joined : "_" + joined)
+    /// Members every generated enum already has (from `RawRepresentable`, `CaseIterable` and `Hashable`), and
+    /// `self`, which a case would make ambiguous with the metatype.
+    private static let enumMembers: Set<String> = ["allCases", "rawValue", "hashValue", "hash", "init", "self"]
+
+    /// Lower-camel-case names for an enum's values such as `SCI_FI` (`sciFi`), one per value and all distinct:
+    /// values that spell the same (`A_B`, `a_b`) or take a member the enum already has get underscores.
+    static func enumCases(_ values: [String]) -> [String] {
+        var taken = enumMembers
+        return values.map { value in
+            let parts = value.split(separator: "_").map { $0.lowercased() }
+            var name =
+                parts.first.map { first in
+                    first + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+                } ?? "_"
+            if !(name.first.map { $0.isLetter || $0 == "_" } ?? false) || name == "_" { name = "_" + name }
+            while taken.contains(name) { name += "_" }
+            taken.insert(name)
+            return member(name)
+        }
     }
 
     /// A Swift string literal for any text.

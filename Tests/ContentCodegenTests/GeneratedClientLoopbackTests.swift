@@ -1,4 +1,3 @@
-import ContentEmulator
 import ContentKit
 import Foundation
 import Testing
@@ -9,22 +8,9 @@ import Testing
 struct GeneratedClientLoopbackTests {
     private static func withMovies(_ body: @Sendable (MoviesConnector) async throws -> Void) async throws {
         let workspace = GoldenWorkspaces.repository.appendingPathComponent("examples/dataconnect")
-        try await EmulatorServer.withInProcessDataConnect(workspace: workspace) { baseURL in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "content-kit-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let host = baseURL.replacingOccurrences(of: "http://", with: "")
-            let config = folder.appendingPathComponent("content.yaml")
-            try """
-            backends:
-              movies:
-                type: dataconnect
-                workspace: \(workspace.path)
-                project: content-sample
-                emulator: \(host)
-            """.write(to: config, atomically: true, encoding: .utf8)
-            try await body(MoviesConnector(client: try ContentClient(configFile: config.path, environment: [:])))
+        try await LoopbackContentClient.withDataConnect(workspace: workspace, project: "content-sample", name: "movies")
+        {
+            try await body(MoviesConnector(client: $0))
         }
     }
 

@@ -6,9 +6,9 @@ import Testing
 /// diagnostics on the offending line.
 struct GeneratorDiagnosticTests {
     /// A one-table workspace with `operations` as its connector's `queries.gql`.
-    private static func workspace(_ operations: String, configuration: String = "dataconnect: dataconnect\n") throws
-        -> URL
-    {
+    private static func workspace(
+        _ operations: String, configuration: String = "dataconnect: dataconnect\n", extraFiles: [String: String] = [:]
+    ) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "content-codegen-\(UUID().uuidString)")
         let files = [
@@ -24,7 +24,7 @@ struct GeneratorDiagnosticTests {
             "dataconnect/shop/connector.yaml": "connectorId: shop\n",
             "dataconnect/shop/queries.gql": operations,
             "content-client.yaml": configuration,
-        ]
+        ].merging(extraFiles) { _, extra in extra }
         for (path, text) in files {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(
@@ -34,10 +34,10 @@ struct GeneratorDiagnosticTests {
         return folder
     }
 
-    private static func diagnostic(_ operations: String, configuration: String = "dataconnect: dataconnect\n") throws
-        -> GeneratorDiagnostic?
-    {
-        let folder = try workspace(operations, configuration: configuration)
+    private static func diagnostic(
+        _ operations: String, configuration: String = "dataconnect: dataconnect\n", extraFiles: [String: String] = [:]
+    ) throws -> GeneratorDiagnostic? {
+        let folder = try workspace(operations, configuration: configuration, extraFiles: extraFiles)
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             _ = try ContentClientGenerator.generate(
@@ -109,5 +109,81 @@ struct GeneratorDiagnosticTests {
         #expect(source.contains("let string: [String_]"))
         #expect(source.contains("struct String_: Decodable"))
         #expect(source.contains("let name: String\n"))
+    }
+
+    @Test func operationsWhoseTypesWouldShareANameAreReported() throws {
+        let found = try #require(
+            try Self.diagnostic("query getItem { items { name } }\n\nquery GetItem { items { price } }\n"))
+        #expect(found.line == 3)
+        #expect(found.message.contains("GetItemData"))
+        #expect(found.message.contains("getItem"))
+    }
+
+    @Test func anOperationNamedLikeTheClientsPropertyIsReported() throws {
+        let found = try #require(try Self.diagnostic("query client { items { name } }\n"))
+        #expect(found.line == 1)
+        #expect(found.message.contains("property client"))
+    }
+
+    @Test func anOperationNamedLikeASchemaTypeIsReported() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query list { items { name } }\n",
+                extraFiles: [
+                    "dataconnect/schema/schema.gql": "enum ListData { A }\ntype Item @table {\n  name: String!\n}\n"
+                ]))
+        #expect(found.message.contains("ListData"))
+        #expect(found.message.contains("schema type"))
+    }
+
+    @Test func aConnectorListedTwiceIsReported() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query listItems { items { name } }\n",
+                configuration: "dataconnect: dataconnect\nconnectors: [shop, shop]\n"))
+        #expect(found.message.contains("'shop' more than once"))
+    }
+
+    @Test func connectorIdsThatMakeOneTypeNameAreReported() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query listItems { items { name } }\n",
+                extraFiles: [
+                    "dataconnect/dataconnect.yaml": """
+                    specVersion: v1
+                    serviceId: shop
+                    location: us-central1
+                    schema:
+                      source: ./schema
+                    connectorDirs: [./shop, ./shop2]
+                    """,
+                    "dataconnect/shop/connector.yaml": "connectorId: shop-app\n",
+                    "dataconnect/shop2/connector.yaml": "connectorId: shop_app\n",
+                    "dataconnect/shop2/queries.gql": "query listAgain { items { name } }\n",
+                ]))
+        #expect(found.message.contains("ShopAppConnector"))
+        #expect(found.message.contains("'shop-app'") && found.message.contains("'shop_app'"))
+    }
+
+    @Test func schemaTypesThatMakeOneSwiftNameAreReported() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query byKind($a: kind, $b: Kind) {\n  items(where: { a: { eq: $a }, b: { eq: $b } }) { name }\n}\n",
+                extraFiles: [
+                    "dataconnect/schema/schema.gql":
+                        "enum kind { X }\nenum Kind { Y }\ntype Item @table {\n  name: String!\n  a: kind\n  b: Kind\n}\n"
+                ]))
+        #expect(found.message.contains("Kind"))
+        #expect(found.message.contains("rename one"))
+    }
+
+    @Test func aSingularThatIsASwiftTypeGetsAnUnderscore() throws {
+        // `types` → `Type` would be the metatype keyword; `strings` → `String` would hide Swift's.
+        let folder = try Self.workspace("query listItems {\n  types: items { name }\n  strings: items { name }\n}\n")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try ContentClientGenerator.generate(
+            configurationFile: folder.appendingPathComponent("content-client.yaml").path)
+        #expect(source.contains("let types: [Type_]"))
+        #expect(source.contains("let strings: [String_]"))
     }
 }

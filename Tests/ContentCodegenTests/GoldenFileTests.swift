@@ -31,4 +31,36 @@ struct GoldenFileTests {
         #expect(first == second)
         #expect(first.contains("struct "))
     }
+
+    /// CRLF files (as Windows checkouts have them) make the same client: line breaks must not end up inside
+    /// a doc comment or hide the comment above an operation.
+    @Test(arguments: GoldenWorkspaces.all.filter { $0.fixture != nil }.map(\.golden))
+    func windowsLineEndingsMakeTheSameClient(golden: String) throws {
+        let workspace = try #require(GoldenWorkspaces.all.first { $0.golden == golden })
+        let fixture = GoldenWorkspaces.fixtures.appendingPathComponent(try #require(workspace.fixture))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("content-crlf-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("workspace")
+        let walker = try #require(FileManager.default.enumerator(at: fixture, includingPropertiesForKeys: nil))
+        var converted = 0
+        for case let file as URL in walker where !file.hasDirectoryPath {
+            let relative = String(file.standardizedFileURL.path.dropFirst(fixture.standardizedFileURL.path.count + 1))
+            let destination = copy.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(
+                to: destination, atomically: true, encoding: .utf8)
+            converted += 1
+        }
+        #expect(converted >= 3)
+        let configuration = folder.appendingPathComponent("content-client.yaml")
+        try "\(workspace.isAEM ? "aem" : "dataconnect"): workspace   # a comment\r\n".write(
+            to: configuration, atomically: true, encoding: .utf8)
+        let generated = try ContentClientGenerator.generate(configurationFile: configuration.path)
+        let expected = try String(
+            contentsOf: GoldenWorkspaces.goldenFolder.appendingPathComponent(golden), encoding: .utf8)
+        #expect(!generated.contains("\r"))
+        #expect(generated == expected)
+    }
 }

@@ -12,8 +12,10 @@ enum GoldenWorkspaces {
         var files: [String: String]
         /// Placeholder → value, for the template that `firebase init` fills in.
         var placeholders: [String: String] = [:]
-        /// The repository's AEM sample instead of a Data Connect workspace.
+        /// An AEM workspace instead of a Data Connect one.
         var isAEM = false
+        /// A workspace under `Fixtures/`, instead of the corpus or the repository's sample.
+        var fixture: String?
     }
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -21,10 +23,15 @@ enum GoldenWorkspaces {
     static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/dataconnect")
     static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Golden")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures")
 
     static let all: [Workspace] = [
         Workspace(golden: "MoviesSample.swift", corpus: nil, files: [:]),
         Workspace(golden: "WKNDSample.swift", corpus: nil, files: [:], isAEM: true),
+        // Names that collide with what the generator writes, line breaks and directives that change optionality.
+        Workspace(golden: "AwkwardDataConnect.swift", corpus: nil, files: [:], fixture: "awkward-dataconnect"),
+        Workspace(golden: "AwkwardAEM.swift", corpus: nil, files: [:], isAEM: true, fixture: "awkward-aem"),
         Workspace(
             golden: "FriendlyFlix.swift", corpus: "friendlyflix-ios",
             files: [
@@ -64,6 +71,13 @@ enum GoldenWorkspaces {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "content-codegen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let fixture = workspace.fixture {
+            let configuration = folder.appendingPathComponent("content-client.yaml")
+            let key = workspace.isAEM ? "aem" : "dataconnect"
+            let path = fixtures.appendingPathComponent(fixture).path
+            try "\(key): \"\(path)\"\n".write(to: configuration, atomically: true, encoding: .utf8)
+            return configuration
+        }
         if workspace.isAEM {
             let configuration = folder.appendingPathComponent("content-client.yaml")
             let aem = repository.appendingPathComponent("examples/aem").path

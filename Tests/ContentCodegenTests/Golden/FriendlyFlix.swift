@@ -36,11 +36,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func UpsertUser(username: String) async throws -> UpsertUserData {
-        try await client.data(
+        try await self.client.data(
             UpsertUserData.self,
             operation: "friendly-flix/UpsertUser",
             variables: UpsertUserVariables(username: username),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``UpsertUser``, as they travel.
@@ -53,7 +53,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(username, forKey: .username)
+            try container.encode(self.username, forKey: .username)
         }
     }
 }
@@ -74,11 +74,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func AddFavoritedMovie(movieId: UUID) async throws -> AddFavoritedMovieData {
-        try await client.data(
+        try await self.client.data(
             AddFavoritedMovieData.self,
             operation: "friendly-flix/AddFavoritedMovie",
             variables: AddFavoritedMovieVariables(movieId: movieId),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``AddFavoritedMovie``, as they travel.
@@ -91,7 +91,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 }
@@ -112,11 +112,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func DeleteFavoritedMovie(movieId: UUID) async throws -> DeleteFavoritedMovieData {
-        try await client.data(
+        try await self.client.data(
             DeleteFavoritedMovieData.self,
             operation: "friendly-flix/DeleteFavoritedMovie",
             variables: DeleteFavoritedMovieVariables(movieId: movieId),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``DeleteFavoritedMovie``, as they travel.
@@ -129,7 +129,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 }
@@ -159,11 +159,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func AddReview(movieId: UUID, rating: Int, reviewText: String) async throws -> AddReviewData {
-        try await client.data(
+        try await self.client.data(
             AddReviewData.self,
             operation: "friendly-flix/AddReview",
             variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``AddReview``, as they travel.
@@ -180,9 +180,9 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
-            try container.encode(rating, forKey: .rating)
-            try container.encode(reviewText, forKey: .reviewText)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.rating, forKey: .rating)
+            try container.encode(self.reviewText, forKey: .reviewText)
         }
     }
 }
@@ -213,11 +213,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func UpdateReview(movieId: UUID, rating: Int, reviewText: String) async throws -> UpdateReviewData {
-        try await client.data(
+        try await self.client.data(
             UpdateReviewData.self,
             operation: "friendly-flix/UpdateReview",
             variables: UpdateReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``UpdateReview``, as they travel.
@@ -234,9 +234,9 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
-            try container.encode(rating, forKey: .rating)
-            try container.encode(reviewText, forKey: .reviewText)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.rating, forKey: .rating)
+            try container.encode(self.reviewText, forKey: .reviewText)
         }
     }
 }
@@ -257,11 +257,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func DeleteReview(movieId: UUID) async throws -> DeleteReviewData {
-        try await client.data(
+        try await self.client.data(
             DeleteReviewData.self,
             operation: "friendly-flix/DeleteReview",
             variables: DeleteReviewVariables(movieId: movieId),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``DeleteReview``, as they travel.
@@ -274,7 +274,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 }
@@ -310,11 +310,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func ListMovies(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil) async throws -> ListMoviesData {
-        try await client.data(
+        try await self.client.data(
             ListMoviesData.self,
             operation: "friendly-flix/ListMovies",
             variables: ListMoviesVariables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``ListMovies``, as they travel.
@@ -331,9 +331,9 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(orderByRating, forKey: .orderByRating)
-            try container.encodeIfPresent(orderByReleaseYear, forKey: .orderByReleaseYear)
-            try container.encodeIfPresent(limit, forKey: .limit)
+            try container.encodeIfPresent(self.orderByRating, forKey: .orderByRating)
+            try container.encodeIfPresent(self.orderByReleaseYear, forKey: .orderByReleaseYear)
+            try container.encodeIfPresent(self.limit, forKey: .limit)
         }
     }
 }
@@ -422,11 +422,11 @@ extension FriendlyFlixConnector {
     ///  }
     /// ```
     internal func GetMovieById(id: UUID) async throws -> GetMovieByIdData {
-        try await client.data(
+        try await self.client.data(
             GetMovieByIdData.self,
             operation: "friendly-flix/GetMovieById",
             variables: GetMovieByIdVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetMovieById``, as they travel.
@@ -439,7 +439,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -598,11 +598,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func GetActorById(id: UUID) async throws -> GetActorByIdData {
-        try await client.data(
+        try await self.client.data(
             GetActorByIdData.self,
             operation: "friendly-flix/GetActorById",
             variables: GetActorByIdVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetActorById``, as they travel.
@@ -615,7 +615,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -739,10 +739,10 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func GetCurrentUser() async throws -> GetCurrentUserData {
-        try await client.data(
+        try await self.client.data(
             GetCurrentUserData.self,
             operation: "friendly-flix/GetCurrentUser",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -857,11 +857,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func GetIfFavoritedMovie(movieId: UUID) async throws -> GetIfFavoritedMovieData {
-        try await client.data(
+        try await self.client.data(
             GetIfFavoritedMovieData.self,
             operation: "friendly-flix/GetIfFavoritedMovie",
             variables: GetIfFavoritedMovieVariables(movieId: movieId),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetIfFavoritedMovie``, as they travel.
@@ -874,7 +874,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 }
@@ -969,11 +969,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func SearchAll(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String) async throws -> SearchAllData {
-        try await client.data(
+        try await self.client.data(
             SearchAllData.self,
             operation: "friendly-flix/SearchAll",
             variables: SearchAllVariables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``SearchAll``, as they travel.
@@ -996,12 +996,12 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(input, forKey: .input)
-            try container.encode(minYear, forKey: .minYear)
-            try container.encode(maxYear, forKey: .maxYear)
-            try container.encode(minRating, forKey: .minRating)
-            try container.encode(maxRating, forKey: .maxRating)
-            try container.encode(genre, forKey: .genre)
+            try container.encodeIfPresent(self.input, forKey: .input)
+            try container.encode(self.minYear, forKey: .minYear)
+            try container.encode(self.maxYear, forKey: .maxYear)
+            try container.encode(self.minRating, forKey: .minRating)
+            try container.encode(self.maxRating, forKey: .maxRating)
+            try container.encode(self.genre, forKey: .genre)
         }
     }
 }
@@ -1151,11 +1151,11 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func ListMoviesByPartialTitle(searchTerm: String) async throws -> ListMoviesByPartialTitleData {
-        try await client.data(
+        try await self.client.data(
             ListMoviesByPartialTitleData.self,
             operation: "friendly-flix/ListMoviesByPartialTitle",
             variables: ListMoviesByPartialTitleVariables(searchTerm: searchTerm),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``ListMoviesByPartialTitle``, as they travel.
@@ -1168,7 +1168,7 @@ extension FriendlyFlixConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(searchTerm, forKey: .searchTerm)
+            try container.encode(self.searchTerm, forKey: .searchTerm)
         }
     }
 }
@@ -1232,10 +1232,10 @@ extension FriendlyFlixConnector {
     /// }
     /// ```
     internal func GetUserFavoriteMovies() async throws -> GetUserFavoriteMoviesData {
-        try await client.data(
+        try await self.client.data(
             GetUserFavoriteMoviesData.self,
             operation: "friendly-flix/GetUserFavoriteMovies",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -1317,10 +1317,10 @@ extension FriendlyFlixConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(userId, forKey: .userId)
-            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
-            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(self.userId, forKey: .userId)
+            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
+            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
         }
     }
 
@@ -1361,10 +1361,10 @@ extension FriendlyFlixConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
-            try container.encodeIfPresent(userId, forKey: .userId)
-            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(self.userId, forKey: .userId)
+            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
         }
     }
 
@@ -1391,8 +1391,8 @@ extension FriendlyFlixConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 }

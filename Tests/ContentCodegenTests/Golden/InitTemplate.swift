@@ -32,11 +32,11 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func CreateMovie(title: String, genre: String, imageUrl: String) async throws -> CreateMovieData {
-        try await client.data(
+        try await self.client.data(
             CreateMovieData.self,
             operation: "example/CreateMovie",
             variables: CreateMovieVariables(title: title, genre: genre, imageUrl: imageUrl),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``CreateMovie``, as they travel.
@@ -53,9 +53,9 @@ extension ExampleConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(title, forKey: .title)
-            try container.encode(genre, forKey: .genre)
-            try container.encode(imageUrl, forKey: .imageUrl)
+            try container.encode(self.title, forKey: .title)
+            try container.encode(self.genre, forKey: .genre)
+            try container.encode(self.imageUrl, forKey: .imageUrl)
         }
     }
 }
@@ -77,11 +77,11 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func UpsertUser(username: String) async throws -> UpsertUserData {
-        try await client.data(
+        try await self.client.data(
             UpsertUserData.self,
             operation: "example/UpsertUser",
             variables: UpsertUserVariables(username: username),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``UpsertUser``, as they travel.
@@ -94,7 +94,7 @@ extension ExampleConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(username, forKey: .username)
+            try container.encode(self.username, forKey: .username)
         }
     }
 }
@@ -124,11 +124,11 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func AddReview(movieId: UUID, rating: Int, reviewText: String) async throws -> AddReviewData {
-        try await client.data(
+        try await self.client.data(
             AddReviewData.self,
             operation: "example/AddReview",
             variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``AddReview``, as they travel.
@@ -145,9 +145,9 @@ extension ExampleConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
-            try container.encode(rating, forKey: .rating)
-            try container.encode(reviewText, forKey: .reviewText)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.rating, forKey: .rating)
+            try container.encode(self.reviewText, forKey: .reviewText)
         }
     }
 }
@@ -169,11 +169,11 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func DeleteReview(movieId: UUID) async throws -> DeleteReviewData {
-        try await client.data(
+        try await self.client.data(
             DeleteReviewData.self,
             operation: "example/DeleteReview",
             variables: DeleteReviewVariables(movieId: movieId),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``DeleteReview``, as they travel.
@@ -186,7 +186,7 @@ extension ExampleConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 }
@@ -213,10 +213,10 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func ListMovies() async throws -> ListMoviesData {
-        try await client.data(
+        try await self.client.data(
             ListMoviesData.self,
             operation: "example/ListMovies",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -261,10 +261,10 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func ListUsers() async throws -> ListUsersData {
-        try await client.data(
+        try await self.client.data(
             ListUsersData.self,
             operation: "example/ListUsers",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -304,10 +304,10 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func ListUserReviews() async throws -> ListUserReviewsData {
-        try await client.data(
+        try await self.client.data(
             ListUserReviewsData.self,
             operation: "example/ListUserReviews",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -375,11 +375,11 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func GetMovieById(id: UUID) async throws -> GetMovieByIdData {
-        try await client.data(
+        try await self.client.data(
             GetMovieByIdData.self,
             operation: "example/GetMovieById",
             variables: GetMovieByIdVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetMovieById``, as they travel.
@@ -392,7 +392,7 @@ extension ExampleConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -468,11 +468,11 @@ extension ExampleConnector {
     /// }
     /// ```
     internal func SearchMovie(titleInput: String? = nil, genre: String? = nil) async throws -> SearchMovieData {
-        try await client.data(
+        try await self.client.data(
             SearchMovieData.self,
             operation: "example/SearchMovie",
             variables: SearchMovieVariables(titleInput: titleInput, genre: genre),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``SearchMovie``, as they travel.
@@ -487,8 +487,8 @@ extension ExampleConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(titleInput, forKey: .titleInput)
-            try container.encodeIfPresent(genre, forKey: .genre)
+            try container.encodeIfPresent(self.titleInput, forKey: .titleInput)
+            try container.encodeIfPresent(self.genre, forKey: .genre)
         }
     }
 }
@@ -546,8 +546,8 @@ extension ExampleConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -582,10 +582,10 @@ extension ExampleConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
-            try container.encodeIfPresent(userId, forKey: .userId)
-            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(self.userId, forKey: .userId)
+            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
         }
     }
 
@@ -612,8 +612,8 @@ extension ExampleConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 }

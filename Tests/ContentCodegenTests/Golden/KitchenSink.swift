@@ -33,11 +33,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createTestId(id: UUID) async throws -> CreateTestIdData {
-        try await client.data(
+        try await self.client.data(
             CreateTestIdData.self,
             operation: "kitchen-sink/createTestId",
             variables: CreateTestIdVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createTestId``, as they travel.
@@ -50,7 +50,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -71,10 +71,10 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createTestAutoId() async throws -> CreateTestAutoIdData {
-        try await client.data(
+        try await self.client.data(
             CreateTestAutoIdData.self,
             operation: "kitchen-sink/createTestAutoId",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -99,11 +99,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createStandardScalar(id: UUID, number: Int, text: String, decimal: Double) async throws -> CreateStandardScalarData {
-        try await client.data(
+        try await self.client.data(
             CreateStandardScalarData.self,
             operation: "kitchen-sink/createStandardScalar",
             variables: CreateStandardScalarVariables(id: id, number: number, text: text, decimal: decimal),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createStandardScalar``, as they travel.
@@ -122,10 +122,10 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(number, forKey: .number)
-            try container.encode(text, forKey: .text)
-            try container.encode(decimal, forKey: .decimal)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(self.number, forKey: .number)
+            try container.encode(self.text, forKey: .text)
+            try container.encode(self.decimal, forKey: .decimal)
         }
     }
 }
@@ -152,11 +152,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createScalarBoundary(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) async throws -> CreateScalarBoundaryData {
-        try await client.data(
+        try await self.client.data(
             CreateScalarBoundaryData.self,
             operation: "kitchen-sink/createScalarBoundary",
             variables: CreateScalarBoundaryVariables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createScalarBoundary``, as they travel.
@@ -177,11 +177,11 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(maxNumber, forKey: .maxNumber)
-            try container.encode(minNumber, forKey: .minNumber)
-            try container.encode(maxDecimal, forKey: .maxDecimal)
-            try container.encode(minDecimal, forKey: .minDecimal)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(self.maxNumber, forKey: .maxNumber)
+            try container.encode(self.minNumber, forKey: .minNumber)
+            try container.encode(self.maxDecimal, forKey: .maxDecimal)
+            try container.encode(self.minDecimal, forKey: .minDecimal)
         }
     }
 }
@@ -207,11 +207,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createLargeNum(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) async throws -> CreateLargeNumData {
-        try await client.data(
+        try await self.client.data(
             CreateLargeNumData.self,
             operation: "kitchen-sink/createLargeNum",
             variables: CreateLargeNumVariables(id: id, num: num, maxNum: maxNum, minNum: minNum),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createLargeNum``, as they travel.
@@ -230,10 +230,10 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(DataConnectWire.Int64Value(num), forKey: .num)
-            try container.encode(DataConnectWire.Int64Value(maxNum), forKey: .maxNum)
-            try container.encode(DataConnectWire.Int64Value(minNum), forKey: .minNum)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(DataConnectWire.Int64Value(self.num), forKey: .num)
+            try container.encode(DataConnectWire.Int64Value(self.maxNum), forKey: .maxNum)
+            try container.encode(DataConnectWire.Int64Value(self.minNum), forKey: .minNum)
         }
     }
 }
@@ -257,11 +257,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createLocalDate(id: UUID, localDate: LocalDate) async throws -> CreateLocalDateData {
-        try await client.data(
+        try await self.client.data(
             CreateLocalDateData.self,
             operation: "kitchen-sink/createLocalDate",
             variables: CreateLocalDateVariables(id: id, localDate: localDate),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createLocalDate``, as they travel.
@@ -276,8 +276,8 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(localDate, forKey: .localDate)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(self.localDate, forKey: .localDate)
         }
     }
 }
@@ -301,11 +301,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func createAnyValueType(id: UUID, props: AnyValue) async throws -> CreateAnyValueTypeData {
-        try await client.data(
+        try await self.client.data(
             CreateAnyValueTypeData.self,
             operation: "kitchen-sink/createAnyValueType",
             variables: CreateAnyValueTypeVariables(id: id, props: props),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createAnyValueType``, as they travel.
@@ -320,8 +320,8 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(props, forKey: .props)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(self.props, forKey: .props)
         }
     }
 }
@@ -344,11 +344,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func InsertMultiplePeople(id: UUID, name1: String, name2: String) async throws -> InsertMultiplePeopleData {
-        try await client.data(
+        try await self.client.data(
             InsertMultiplePeopleData.self,
             operation: "kitchen-sink/InsertMultiplePeople",
             variables: InsertMultiplePeopleVariables(id: id, name1: name1, name2: name2),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``InsertMultiplePeople``, as they travel.
@@ -365,9 +365,9 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(name1, forKey: .name1)
-            try container.encode(name2, forKey: .name2)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(self.name1, forKey: .name1)
+            try container.encode(self.name2, forKey: .name2)
         }
     }
 }
@@ -392,11 +392,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func DeleteNonExistentPeople(id: UUID) async throws -> DeleteNonExistentPeopleData {
-        try await client.data(
+        try await self.client.data(
             DeleteNonExistentPeopleData.self,
             operation: "kitchen-sink/DeleteNonExistentPeople",
             variables: DeleteNonExistentPeopleVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``DeleteNonExistentPeople``, as they travel.
@@ -409,7 +409,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -442,11 +442,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func GetStandardScalar(id: UUID) async throws -> GetStandardScalarData {
-        try await client.data(
+        try await self.client.data(
             GetStandardScalarData.self,
             operation: "kitchen-sink/GetStandardScalar",
             variables: GetStandardScalarVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetStandardScalar``, as they travel.
@@ -459,7 +459,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -507,11 +507,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func GetScalarBoundary(id: UUID) async throws -> GetScalarBoundaryData {
-        try await client.data(
+        try await self.client.data(
             GetScalarBoundaryData.self,
             operation: "kitchen-sink/GetScalarBoundary",
             variables: GetScalarBoundaryVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetScalarBoundary``, as they travel.
@@ -524,7 +524,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -557,11 +557,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func GetLargeNum(id: UUID) async throws -> GetLargeNumData {
-        try await client.data(
+        try await self.client.data(
             GetLargeNumData.self,
             operation: "kitchen-sink/GetLargeNum",
             variables: GetLargeNumVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetLargeNum``, as they travel.
@@ -574,7 +574,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -616,11 +616,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func GetLocalDateType(id: UUID) async throws -> GetLocalDateTypeData {
-        try await client.data(
+        try await self.client.data(
             GetLocalDateTypeData.self,
             operation: "kitchen-sink/GetLocalDateType",
             variables: GetLocalDateTypeVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetLocalDateType``, as they travel.
@@ -633,7 +633,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -660,11 +660,11 @@ extension KitchenSinkConnector {
     /// }
     /// ```
     internal func GetAnyValueType(id: UUID) async throws -> GetAnyValueTypeData {
-        try await client.data(
+        try await self.client.data(
             GetAnyValueTypeData.self,
             operation: "kitchen-sink/GetAnyValueType",
             variables: GetAnyValueTypeVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``GetAnyValueType``, as they travel.
@@ -677,7 +677,7 @@ extension KitchenSinkConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -717,8 +717,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -745,8 +745,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -773,8 +773,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -801,8 +801,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -829,8 +829,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -857,8 +857,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -885,8 +885,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -913,8 +913,8 @@ extension KitchenSinkConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 }

@@ -32,11 +32,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func createMovie(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) async throws -> CreateMovieData {
-        try await client.data(
+        try await self.client.data(
             CreateMovieData.self,
             operation: "movies/createMovie",
             variables: CreateMovieVariables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``createMovie``, as they travel.
@@ -57,11 +57,11 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(title, forKey: .title)
-            try container.encode(releaseYear, forKey: .releaseYear)
-            try container.encode(genre, forKey: .genre)
-            try container.encodeIfPresent(rating, forKey: .rating)
-            try container.encodeIfPresent(tags, forKey: .tags)
+            try container.encode(self.title, forKey: .title)
+            try container.encode(self.releaseYear, forKey: .releaseYear)
+            try container.encode(self.genre, forKey: .genre)
+            try container.encodeIfPresent(self.rating, forKey: .rating)
+            try container.encodeIfPresent(self.tags, forKey: .tags)
         }
     }
 }
@@ -82,11 +82,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func updateMovieRating(id: UUID, rating: Double) async throws -> UpdateMovieRatingData {
-        try await client.data(
+        try await self.client.data(
             UpdateMovieRatingData.self,
             operation: "movies/updateMovieRating",
             variables: UpdateMovieRatingVariables(id: id, rating: rating),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``updateMovieRating``, as they travel.
@@ -101,8 +101,8 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
-            try container.encode(rating, forKey: .rating)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            try container.encode(self.rating, forKey: .rating)
         }
     }
 }
@@ -123,11 +123,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func deleteMovie(id: UUID) async throws -> DeleteMovieData {
-        try await client.data(
+        try await self.client.data(
             DeleteMovieData.self,
             operation: "movies/deleteMovie",
             variables: DeleteMovieVariables(id: id),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``deleteMovie``, as they travel.
@@ -140,7 +140,7 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(id), forKey: .id)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }
@@ -161,11 +161,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func upsertUser(username: String) async throws -> UpsertUserData {
-        try await client.data(
+        try await self.client.data(
             UpsertUserData.self,
             operation: "movies/upsertUser",
             variables: UpsertUserVariables(username: username),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``upsertUser``, as they travel.
@@ -178,7 +178,7 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(username, forKey: .username)
+            try container.encode(self.username, forKey: .username)
         }
     }
 }
@@ -201,11 +201,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func addReview(movieId: UUID, rating: Int, text: String? = nil) async throws -> AddReviewData {
-        try await client.data(
+        try await self.client.data(
             AddReviewData.self,
             operation: "movies/addReview",
             variables: AddReviewVariables(movieId: movieId, rating: rating, text: text),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``addReview``, as they travel.
@@ -222,9 +222,9 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
-            try container.encode(rating, forKey: .rating)
-            try container.encodeIfPresent(text, forKey: .text)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.rating, forKey: .rating)
+            try container.encodeIfPresent(self.text, forKey: .text)
         }
     }
 }
@@ -245,11 +245,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func deleteReview(movieId: UUID) async throws -> DeleteReviewData {
-        try await client.data(
+        try await self.client.data(
             DeleteReviewData.self,
             operation: "movies/deleteReview",
             variables: DeleteReviewVariables(movieId: movieId),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``deleteReview``, as they travel.
@@ -262,7 +262,7 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(movieId), forKey: .movieId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 }
@@ -289,11 +289,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func listMoviesByGenre(genre: String) async throws -> ListMoviesByGenreData {
-        try await client.data(
+        try await self.client.data(
             ListMoviesByGenreData.self,
             operation: "movies/listMoviesByGenre",
             variables: ListMoviesByGenreVariables(genre: genre),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``listMoviesByGenre``, as they travel.
@@ -306,7 +306,7 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(genre, forKey: .genre)
+            try container.encode(self.genre, forKey: .genre)
         }
     }
 }
@@ -359,11 +359,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func listMovies(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil) async throws -> ListMoviesData {
-        try await client.data(
+        try await self.client.data(
             ListMoviesData.self,
             operation: "movies/listMovies",
             variables: ListMoviesVariables(orderByRating: orderByRating, limit: limit, offset: offset),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``listMovies``, as they travel.
@@ -380,9 +380,9 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(orderByRating, forKey: .orderByRating)
-            try container.encodeIfPresent(limit, forKey: .limit)
-            try container.encodeIfPresent(offset, forKey: .offset)
+            try container.encodeIfPresent(self.orderByRating, forKey: .orderByRating)
+            try container.encodeIfPresent(self.limit, forKey: .limit)
+            try container.encodeIfPresent(self.offset, forKey: .offset)
         }
     }
 }
@@ -456,11 +456,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func getMovieByKey(key: Movie_Key) async throws -> GetMovieByKeyData {
-        try await client.data(
+        try await self.client.data(
             GetMovieByKeyData.self,
             operation: "movies/getMovieByKey",
             variables: GetMovieByKeyVariables(key: key),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``getMovieByKey``, as they travel.
@@ -473,7 +473,7 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(key, forKey: .key)
+            try container.encode(self.key, forKey: .key)
         }
     }
 }
@@ -579,11 +579,11 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func searchMovies(title: String? = nil, minRating: Double? = nil, tag: String? = nil) async throws -> SearchMoviesData {
-        try await client.data(
+        try await self.client.data(
             SearchMoviesData.self,
             operation: "movies/searchMovies",
             variables: SearchMoviesVariables(title: title, minRating: minRating, tag: tag),
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 
     /// The variables of ``searchMovies``, as they travel.
@@ -600,9 +600,9 @@ extension MoviesConnector {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(title, forKey: .title)
-            try container.encodeIfPresent(minRating, forKey: .minRating)
-            try container.encodeIfPresent(tag, forKey: .tag)
+            try container.encodeIfPresent(self.title, forKey: .title)
+            try container.encodeIfPresent(self.minRating, forKey: .minRating)
+            try container.encodeIfPresent(self.tag, forKey: .tag)
         }
     }
 }
@@ -654,10 +654,10 @@ extension MoviesConnector {
     /// }
     /// ```
     internal func listMyReviews() async throws -> ListMyReviewsData {
-        try await client.data(
+        try await self.client.data(
             ListMyReviewsData.self,
             operation: "movies/listMyReviews",
-            backendType: "dataconnect", backend: backend)
+            backendType: "dataconnect", backend: self.backend)
     }
 }
 
@@ -707,8 +707,8 @@ extension MoviesConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 
@@ -749,10 +749,10 @@ extension MoviesConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(movieId_expr, forKey: .movieId_expr)
-            try container.encodeIfPresent(userId, forKey: .userId)
-            try container.encodeIfPresent(userId_expr, forKey: .userId_expr)
+            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
+            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
+            try container.encodeIfPresent(self.userId, forKey: .userId)
+            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
         }
     }
 
@@ -779,8 +779,8 @@ extension MoviesConnector {
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(id, forKey: .id)
-            try container.encodeIfPresent(id_expr, forKey: .id_expr)
+            try container.encodeIfPresent(self.id, forKey: .id)
+            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
         }
     }
 }

@@ -48,11 +48,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func adventureByPath(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil) async throws -> AdventureByPathData {
-        try await client.data(
+        try await self.client.data(
             AdventureByPathData.self,
             operation: "wknd-shared/adventure-by-path",
             variables: AdventureByPathVariables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``adventureByPath``, as they travel.
@@ -69,9 +69,9 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(adventurePath, forKey: .adventurePath)
-            try container.encodeIfPresent(imageWidth, forKey: .imageWidth)
-            try container.encodeIfPresent(imageFormat, forKey: .imageFormat)
+            try container.encode(self.adventurePath, forKey: .adventurePath)
+            try container.encodeIfPresent(self.imageWidth, forKey: .imageWidth)
+            try container.encodeIfPresent(self.imageFormat, forKey: .imageFormat)
         }
     }
 }
@@ -120,11 +120,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func adventureByPrice(price: Double, priceOperator: FloatOperator? = nil) async throws -> AdventureByPriceData {
-        try await client.data(
+        try await self.client.data(
             AdventureByPriceData.self,
             operation: "wknd-shared/adventure-by-price",
             variables: AdventureByPriceVariables(price: price, priceOperator: priceOperator),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``adventureByPrice``, as they travel.
@@ -139,8 +139,8 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(price, forKey: .price)
-            try container.encodeIfPresent(priceOperator, forKey: .priceOperator)
+            try container.encode(self.price, forKey: .price)
+            try container.encodeIfPresent(self.priceOperator, forKey: .priceOperator)
         }
     }
 }
@@ -199,11 +199,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func adventureBySlug(slug: String) async throws -> AdventureBySlugData {
-        try await client.data(
+        try await self.client.data(
             AdventureBySlugData.self,
             operation: "wknd-shared/adventure-by-slug",
             variables: AdventureBySlugVariables(slug: slug),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``adventureBySlug``, as they travel.
@@ -216,7 +216,7 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(slug, forKey: .slug)
+            try container.encode(self.slug, forKey: .slug)
         }
     }
 }
@@ -290,10 +290,10 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func adventuresAll() async throws -> AdventuresAllData {
-        try await client.data(
+        try await self.client.data(
             AdventuresAllData.self,
             operation: "wknd-shared/adventures-all",
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 }
 
@@ -342,11 +342,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func adventuresByActivity(activity: String) async throws -> AdventuresByActivityData {
-        try await client.data(
+        try await self.client.data(
             AdventuresByActivityData.self,
             operation: "wknd-shared/adventures-by-activity",
             variables: AdventuresByActivityVariables(activity: activity),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``adventuresByActivity``, as they travel.
@@ -359,7 +359,7 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(activity, forKey: .activity)
+            try container.encode(self.activity, forKey: .activity)
         }
     }
 }
@@ -405,11 +405,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func adventuresPaginated(first: Int? = nil, after: String? = nil) async throws -> AdventuresPaginatedData {
-        try await client.data(
+        try await self.client.data(
             AdventuresPaginatedData.self,
             operation: "wknd-shared/adventures-paginated",
             variables: AdventuresPaginatedVariables(first: first, after: after),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``adventuresPaginated``, as they travel.
@@ -424,8 +424,8 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(first, forKey: .first)
-            try container.encodeIfPresent(after, forKey: .after)
+            try container.encodeIfPresent(self.first, forKey: .first)
+            try container.encodeIfPresent(self.after, forKey: .after)
         }
     }
 }
@@ -482,11 +482,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func articleBySlug(slug: String) async throws -> ArticleBySlugData {
-        try await client.data(
+        try await self.client.data(
             ArticleBySlugData.self,
             operation: "wknd-shared/article-by-slug",
             variables: ArticleBySlugVariables(slug: slug),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``articleBySlug``, as they travel.
@@ -499,7 +499,7 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(slug, forKey: .slug)
+            try container.encode(self.slug, forKey: .slug)
         }
     }
 }
@@ -553,10 +553,10 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func articlesAll() async throws -> ArticlesAllData {
-        try await client.data(
+        try await self.client.data(
             ArticlesAllData.self,
             operation: "wknd-shared/articles-all",
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 }
 
@@ -605,11 +605,11 @@ extension WkndSharedQueries {
     /// }
     /// ```
     internal func articlesByAuthor(firstName: String, lastName: String) async throws -> ArticlesByAuthorData {
-        try await client.data(
+        try await self.client.data(
             ArticlesByAuthorData.self,
             operation: "wknd-shared/articles-by-author",
             variables: ArticlesByAuthorVariables(firstName: firstName, lastName: lastName),
-            backendType: "aem", backend: backend)
+            backendType: "aem", backend: self.backend)
     }
 
     /// The variables of ``articlesByAuthor``, as they travel.
@@ -624,8 +624,8 @@ extension WkndSharedQueries {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(firstName, forKey: .firstName)
-            try container.encode(lastName, forKey: .lastName)
+            try container.encode(self.firstName, forKey: .firstName)
+            try container.encode(self.lastName, forKey: .lastName)
         }
     }
 }

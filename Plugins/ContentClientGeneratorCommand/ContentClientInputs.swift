@@ -1,0 +1,1 @@
+../PluginsShared/ContentClientInputs.swift

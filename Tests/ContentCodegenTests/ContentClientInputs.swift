@@ -1,0 +1,1 @@
+../../Plugins/PluginsShared/ContentClientInputs.swift
