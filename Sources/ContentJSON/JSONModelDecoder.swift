@@ -62,6 +62,18 @@ public struct JSONModelDecoder: Sendable {
     }
 }
 
+/// A decoder that hands over a number as written.
+///
+/// For values no Swift number type holds exactly: `1e400`, a 50-digit integer. ``JSONModelDecoder``'s decoder and
+/// single-value containers conform; cast to find out.
+public protocol JSONNumberTextDecoding {
+    /// The number being decoded, as written.
+    ///
+    /// - Returns: The number's text.
+    /// - Throws: `DecodingError` when the value is not a number.
+    func decodeJSONNumber() throws -> JSONNumber
+}
+
 extension UnsafeRawBufferPointer: ContiguousBytes {
     /// Calls `body` with the buffer itself.
     ///
@@ -446,5 +458,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         case .object, .array: return Int(entry.end)
         default: return index + 1
         }
+    }
+}
+
+extension TapeDecoder: JSONNumberTextDecoding {
+    func decodeJSONNumber() throws -> JSONNumber {
+        try checkLive()
+        let entry = entries[current]
+        guard entry.kind == .number else { throw mismatch(JSONNumber.self, found: entry.kind, path: keys) }
+        return JSONNumber(text: String(decoding: text(of: entry), as: UTF8.self))
     }
 }
