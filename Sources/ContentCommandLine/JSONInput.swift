@@ -40,7 +40,12 @@ public enum JSONInput {
             try await printResult(ContentResult(body: .document(value)), settings: whole)
         case .items:
             let items = ReportingReader(reader: reader, source: name, itemsPath: settings.itemsPath)
-            try await printItems(items, settings: settings)
+            // A file is read ahead on another core; a pipe item by item, so each shows as soon as it arrives.
+            if input.isRestartable {
+                try await printItems(ReadAheadItemReader(items), settings: settings)
+            } else {
+                try await printItems(items, settings: settings)
+            }
         }
     }
 

@@ -56,7 +56,21 @@ struct JSONSkipper {
 
     /// Whitespace, then the next byte, or the window's end failure.
     @inline(__always)
-    mutating func peekAfterWhitespace(_ expectation: String) throws(JSONSkipFailure) -> UInt8 {
+    mutating func peekAfterWhitespace(_ expectation: StaticString) throws(JSONSkipFailure) -> UInt8 {
+        // Most tokens follow at once or after one space (`": "`, `", "`): answer those without a loop or a call.
+        if index < bytes.count {
+            let byte = bytes[index]
+            if byte > 0x20 { return byte }
+            if byte == 0x20, index &+ 1 < bytes.count, bytes[index &+ 1] > 0x20 {
+                index &+= 1
+                return bytes[index]
+            }
+        }
+        return try peekAfterLongerWhitespace(expectation)
+    }
+
+    @inline(never)
+    private mutating func peekAfterLongerWhitespace(_ expectation: StaticString) throws(JSONSkipFailure) -> UInt8 {
         skipWhitespace()
         guard index < bytes.count else { throw endOfWindow("\(expectation), found the end of the input") }
         return bytes[index]
@@ -212,7 +226,12 @@ struct JSONSkipper {
                 return traits
             case UInt8(ascii: "\\"):
                 traits.escaped = true
-                try skipEscape(open: open)
+                // The one-letter escapes (`\n`, `\"`, …) are most of them in rich text: step over them here.
+                if index &+ 1 < bytes.count, Self.isSimpleEscape(bytes[index &+ 1]) {
+                    index &+= 2
+                } else {
+                    try skipEscape(open: open)
+                }
             case 0x80...:
                 traits.nonASCII = true
                 if try !skipUTF8Sequence() {
@@ -222,6 +241,18 @@ struct JSONSkipper {
             default:
                 throw malformed("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
             }
+        }
+    }
+
+    /// Whether `\` followed by this byte is a complete escape: `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`.
+    @inline(__always)
+    static func isSimpleEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        default:
+            return false
         }
     }
 
@@ -334,10 +365,15 @@ enum JSONBytes {
         let quotes = SIMD16<UInt8>(repeating: 0x22)
         let backslashes = SIMD16<UInt8>(repeating: 0x5C)
         let controls = SIMD16<UInt8>(repeating: 0x20)
-        let nonASCII = SIMD16<UInt8>(repeating: flaggingNonASCII ? 0x80 : 0xFF)
+        let shift = SIMD16<UInt8>(repeating: 0x60)
+        let plainFloor = SIMD16<Int8>(repeating: -33)
         @inline(__always) func special(_ offset: Int) -> SIMDMask<SIMD16<Int8>> {
             let chunk = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-            return (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< controls) .| (chunk .>= nonASCII)
+            let quoteOrBackslash = (chunk .== quotes) .| (chunk .== backslashes)
+            guard flaggingNonASCII else { return quoteOrBackslash .| (chunk .< controls) }
+            // One signed compare finds both controls and bytes above 0x7F: adding 0x60 maps 0x20...0x7F onto
+            // -128...-33 and every other byte above that.
+            return quoteOrBackslash .| (unsafeBitCast(chunk &+ shift, to: SIMD16<Int8>.self) .> plainFloor)
         }
         // Most strings are short, so the first sixteen bytes get a test of their own; long runs of plain text
         // then go 64 bytes at a time, with one test, and the loop below finds the byte.
