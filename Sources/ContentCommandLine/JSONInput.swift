@@ -39,11 +39,13 @@ public enum JSONInput {
             whole.itemsPath = nil
             try await printResult(ContentResult(body: .document(value)), settings: whole)
         case .items:
-            let items = ReportingReader(reader: reader, source: name, itemsPath: settings.itemsPath)
             // A file is read ahead on another core; a pipe item by item, so each shows as soon as it arrives.
             if input.isRestartable {
-                try await printItems(ReadAheadItemReader(items), settings: settings)
+                let itemsPath = settings.itemsPath
+                let items = ReadAheadItemReader(reader) { failure($0, source: name, itemsPath: itemsPath) }
+                try await printItems(items, settings: settings)
             } else {
+                let items = ReportingReader(reader: reader, source: name, itemsPath: settings.itemsPath)
                 try await printItems(items, settings: settings)
             }
         }

@@ -5,14 +5,16 @@ internal import Foundation
 /// Reads items on a thread of its own while the caller renders the ones before them, so turning a large file
 /// into rows uses two cores: one parses, one renders and writes.
 ///
-/// Items come in batches through a short queue, so memory stays bounded however far ahead reading could run.
-/// Only for regular files: from a pipe an item must come out as soon as it is read, not when a batch fills.
-/// A failure comes out after every item read before it, as it would without reading ahead.
+/// Items cross in ``JSONItemBatch``es, as compact JSON text the caller turns into values: the reading thread
+/// then allocates almost nothing, and each value is built and freed on the same thread. The queue is short,
+/// so memory stays bounded however far ahead reading could run. Only for regular files: from a pipe an item
+/// must come out as soon as it is read, not when a batch fills. A failure comes out after every item read
+/// before it, as it would without reading ahead.
 final class ReadAheadItemReader: ItemReader {
     /// The queue between the two threads; every field is read and written with `condition` locked.
     private final class Queue: @unchecked Sendable {
         let condition = NSCondition()
-        var batches: [[JSONValue]] = []
+        var batches: [JSONItemBatch] = []
         var failure: (any Error)?
         var finished = false
         /// The consumer is gone: the reading thread stops at its next batch.
@@ -21,9 +23,9 @@ final class ReadAheadItemReader: ItemReader {
 
     /// Hands the reader to the reading thread, the only place it is used after `init`.
     private final class Handover: @unchecked Sendable {
-        var reader: any ItemReader
+        var reader: JSONItemReader
 
-        init(_ reader: any ItemReader) {
+        init(_ reader: JSONItemReader) {
             self.reader = reader
         }
     }
@@ -33,16 +35,23 @@ final class ReadAheadItemReader: ItemReader {
     static let queueLength = 4
 
     private let queue = Queue()
-    private var current: [JSONValue] = []
+    private let failure: @Sendable (JSONItemReaderError) -> any Error
+    private var current = JSONItemBatch()
     private var position = 0
 
-    init(_ reader: some ItemReader) {
+    /// Starts reading `reader` (already past ``JSONItemReader/start()``) on a new thread.
+    ///
+    /// - Parameters:
+    ///   - reader: The items to read.
+    ///   - failure: What a reading failure becomes for the caller.
+    init(_ reader: JSONItemReader, failure: @escaping @Sendable (JSONItemReaderError) -> any Error) {
+        self.failure = failure
         let queue = queue
         let handover = Handover(reader)
         Thread.detachNewThread {
             // Named, so a profile tells reading from rendering.
             Thread.current.name = "content-read"
-            Self.produce(from: handover, into: queue)
+            Self.produce(from: handover, into: queue, failure: failure)
         }
     }
 
@@ -54,54 +63,61 @@ final class ReadAheadItemReader: ItemReader {
     }
 
     func next() throws -> JSONValue? {
-        if position < current.count {
-            position += 1
-            return current[position - 1]
-        }
-        queue.condition.lock()
-        while queue.batches.isEmpty, !queue.finished { queue.condition.wait() }
-        if queue.batches.isEmpty {
-            let failure = queue.failure
-            queue.failure = nil
+        if position == current.count {
+            queue.condition.lock()
+            while queue.batches.isEmpty, !queue.finished { queue.condition.wait() }
+            if queue.batches.isEmpty {
+                let failure = queue.failure
+                queue.failure = nil
+                queue.condition.unlock()
+                if let failure { throw failure }
+                return nil
+            }
+            current = queue.batches.removeFirst()
+            queue.condition.broadcast()
             queue.condition.unlock()
-            if let failure { throw failure }
-            return nil
+            position = 0
         }
-        current = queue.batches.removeFirst()
-        queue.condition.broadcast()
-        queue.condition.unlock()
-        position = 1
-        return current[0]
+        position += 1
+        do {
+            return try current.item(at: position - 1)
+        } catch {
+            // The reading thread checked this text already, so this is only a safeguard.
+            throw failure(.malformed(error))
+        }
     }
 
-    private static func produce(from handover: Handover, into queue: Queue) {
-        var batch: [JSONValue] = []
-        batch.reserveCapacity(batchSize)
-        var failure: (any Error)?
+    private static func produce(
+        from handover: Handover, into queue: Queue, failure: @Sendable (JSONItemReaderError) -> any Error
+    ) {
         var done = false
         while !done {
-            do {
-                if let item = try handover.reader.next() { batch.append(item) } else { done = true }
+            var batch = JSONItemBatch()
+            var problem: (any Error)?
+            do throws(JSONItemReaderError) {
+                while batch.count < batchSize {
+                    guard try batch.append(from: &handover.reader) else {
+                        done = true
+                        break
+                    }
+                }
             } catch {
-                failure = error
+                problem = failure(error)
                 done = true
             }
-            guard batch.count == batchSize || done else { continue }
             queue.condition.lock()
             while queue.batches.count >= queueLength, !queue.abandoned { queue.condition.wait() }
             if queue.abandoned {
                 queue.condition.unlock()
                 return
             }
-            if !batch.isEmpty { queue.batches.append(batch) }
+            if batch.count > 0 { queue.batches.append(batch) }
             if done {
                 queue.finished = true
-                queue.failure = failure
+                queue.failure = problem
             }
             queue.condition.broadcast()
             queue.condition.unlock()
-            batch = []
-            batch.reserveCapacity(batchSize)
         }
     }
 }

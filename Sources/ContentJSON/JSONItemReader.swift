@@ -194,6 +194,38 @@ public struct JSONItemReader {
     ///
     /// - Throws: ``JSONItemReaderError``.
     public mutating func next() throws(JSONItemReaderError) -> JSONValue? {
+        try nextItem(
+            reading: { skipper, keep, depth throws(JSONSkipFailure) in
+                try skipper.readValue(keeping: keep, depth: depth)
+            },
+            taking: { $0 })
+    }
+
+    /// Appends the next item to `output` as compact JSON text (only what `keeping` reads), building no values.
+    ///
+    /// - Returns: Whether there was an item.
+    /// - Throws: ``JSONItemReaderError``.
+    mutating func nextEncoded(into output: inout [UInt8]) throws(JSONItemReaderError) -> Bool {
+        let start = output.count
+        let found: Bool? = try nextItem(
+            reading: { skipper, keep, depth throws(JSONSkipFailure) in
+                // A value cut short by the window is read again from its start: drop what the try wrote.
+                output.removeSubrange(start...)
+                try skipper.copyValue(keeping: keep, depth: depth, into: &output)
+                return true
+            },
+            taking: { value in
+                value.write(to: &output)
+                return true
+            })
+        return found ?? false
+    }
+
+    /// The next item, read from the window by `read` or taken from a value already in memory by `take`.
+    private mutating func nextItem<Item>(
+        reading read: (inout JSONSkipper, JSONKeepTree?, Int) throws(JSONSkipFailure) -> Item,
+        taking take: (JSONValue) -> Item
+    ) throws(JSONItemReaderError) -> Item? {
         while true {
             switch mode {
             case .finished:
@@ -201,7 +233,7 @@ public struct JSONItemReader {
             case .buffered(let values, let next):
                 if next < values.count {
                     mode = .buffered(values, next: next + 1)
-                    return values[next]
+                    return take(values[next])
                 }
                 mode = .betweenValues
             case .betweenValues:
@@ -212,7 +244,7 @@ public struct JSONItemReader {
                 if case .value(let value) = try navigate() { mode = .buffered(Self.items(of: value), next: 0) }
             case .array(let depth, let enclosing, let first):
                 let keep = self.keep
-                let item: JSONValue? = try attempt { skipper throws(JSONSkipFailure) in
+                let item: Item? = try attempt { skipper throws(JSONSkipFailure) in
                     let byte = try skipper.peekAfterWhitespace(
                         first ? "expected a JSON value" : "expected ',' or ']' in an array")
                     if byte == UInt8(ascii: "]") {
@@ -227,7 +259,7 @@ public struct JSONItemReader {
                         skipper.index += 1
                         skipper.skipWhitespace()
                     }
-                    return try skipper.readValue(keeping: keep, depth: depth)
+                    return try read(&skipper, keep, depth)
                 }
                 guard let item else {
                     try closeObjects(enclosing)

@@ -267,7 +267,7 @@ struct JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard let string = JSONBytes.validatedString(slice) else {
                     throw error("a string holds bytes that are not valid UTF-8", at: start + invalidUTF8Offset(slice))
                 }
                 index += 1
@@ -289,7 +289,8 @@ struct JSONReader {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                guard let string = String(validating: utf8, as: UTF8.self) else {
+                let decoded = utf8.withUnsafeBytes { JSONBytes.validatedString($0) }
+                guard let string = decoded else {
                     // Escapes are ASCII, so the first bad byte of the source is the one to point at.
                     let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                     let offset = invalidUTF8Offset(raw)

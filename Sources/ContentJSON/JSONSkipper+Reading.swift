@@ -11,78 +11,135 @@
 /// Built from `--fields` paths: `title` keeps the member `title`, `primaryImage._dynamicUrl` keeps
 /// only `_dynamicUrl` inside `primaryImage`. A path step that is not a member name (`[0]`, `[]`) keeps
 /// the whole value at that point, as does a value that turns out not to be an object.
-final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; the raw name storage is never written again.
-    struct Child: Sendable {
-        let name: String
-        let tree: JSONKeepTree
+///
+/// The tree is stored flat, as nodes numbered from 0 (the root): reading an item walks it by number, so
+/// matching member names retains and releases nothing however many members and items there are.
+final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its storage is never written again.
+    /// One node: keep everything below it, or only the children `firstChild..<firstChild + childCount`.
+    struct Node {
+        var whole: Bool
+        var firstChild: Int
+        var childCount: Int
     }
 
-    /// Keep the whole value here.
-    let whole: Bool
-    let children: [Child]
-    /// The children's names back to back with their lengths, in storage of its own: matching a raw
-    /// member name against them happens for every member of every item, so it must not retain anything.
-    private let names: UnsafeMutableRawBufferPointer
-    private let lengths: UnsafeMutableBufferPointer<Int>
+    /// Every node, the root first.
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    /// Per child, across all nodes: its member name, the node it leads to, and where its name's bytes are.
+    private let childNames: UnsafeMutableBufferPointer<String>
+    private let childNodes: UnsafeMutableBufferPointer<Int>
+    private let nameStarts: UnsafeMutableBufferPointer<Int>
+    private let nameLengths: UnsafeMutableBufferPointer<Int>
+    private let nameBytes: UnsafeMutableRawBufferPointer
 
     /// The tree that keeps what any of the paths reads.
-    convenience init(paths: [JSONPath]) {
-        self.init(steps: paths.map { $0.components[...] })
+    init(paths: [JSONPath]) {
+        var nodes: [Node] = []
+        var names: [String] = []
+        var targets: [Int] = []
+        // Breadth first, so each node's children are consecutive.
+        var pending: [[ArraySlice<JSONPath.Component>]] = [paths.map { $0.components[...] }]
+        var next = 0
+        while next < pending.count {
+            let steps = pending[next]
+            next += 1
+            var order: [String] = []
+            var rests: [String: [ArraySlice<JSONPath.Component>]] = [:]
+            var whole = false
+            for path in steps {
+                guard let first = path.first, case .member(let name) = first else {
+                    whole = true
+                    break
+                }
+                if rests[name] == nil { order.append(name) }
+                rests[name, default: []].append(path.dropFirst())
+            }
+            if whole { order = [] }
+            nodes.append(Node(whole: whole, firstChild: names.count, childCount: order.count))
+            for name in order {
+                names.append(name)
+                targets.append(pending.count)
+                pending.append(rests[name] ?? [])
+            }
+        }
+        self.nodes = .allocate(capacity: nodes.count)
+        _ = self.nodes.initialize(from: nodes)
+        childNames = .allocate(capacity: max(1, names.count))
+        _ = childNames.initialize(from: names)
+        childNodes = .allocate(capacity: max(1, targets.count))
+        _ = childNodes.initialize(from: targets)
+        nameStarts = .allocate(capacity: max(1, names.count))
+        nameLengths = .allocate(capacity: max(1, names.count))
+        let utf8 = names.flatMap(\.utf8)
+        nameBytes = .allocate(byteCount: max(1, utf8.count), alignment: 1)
+        nameBytes.copyBytes(from: utf8)
+        var start = 0
+        for (position, name) in names.enumerated() {
+            nameStarts[position] = start
+            nameLengths[position] = name.utf8.count
+            start += name.utf8.count
+        }
+        childCount = names.count
     }
 
-    private init(steps: [ArraySlice<JSONPath.Component>]) {
-        var order: [String] = []
-        var rests: [String: [ArraySlice<JSONPath.Component>]] = [:]
-        var whole = false
-        for path in steps {
-            guard let first = path.first, case .member(let name) = first else {
-                whole = true
-                break
-            }
-            if rests[name] == nil { order.append(name) }
-            rests[name, default: []].append(path.dropFirst())
-        }
-        self.whole = whole
-        children = whole ? [] : order.map { Child(name: $0, tree: JSONKeepTree(steps: rests[$0] ?? [])) }
-        let utf8 = children.flatMap(\.name.utf8)
-        names = .allocate(byteCount: max(1, utf8.count), alignment: 1)
-        names.copyBytes(from: utf8)
-        lengths = .allocate(capacity: max(1, children.count))
-        for (position, child) in children.enumerated() { lengths[position] = child.name.utf8.count }
-    }
+    /// How many children all nodes have together.
+    private let childCount: Int
 
     deinit {
-        names.deallocate()
-        lengths.deallocate()
+        nodes.deallocate()
+        _ = childNames.prefix(childCount).deinitialize()
+        childNames.deallocate()
+        childNodes.deallocate()
+        nameStarts.deallocate()
+        nameLengths.deallocate()
+        nameBytes.deallocate()
     }
 
-    /// The child for a member name given as raw (unescaped) bytes.
+    /// The root node's number.
+    static let root = 0
+
+    /// The node numbered `number`.
     @inline(__always)
-    func child(matching key: UnsafeRawBufferPointer) -> Child? {
-        guard let keyBase = key.baseAddress, let namesBase = names.baseAddress else { return nil }
-        var start = 0
-        for position in 0..<children.count {
-            let length = lengths[position]
-            if length == key.count, memcmp(namesBase + start, keyBase, length) == 0 { return children[position] }
-            start += length
+    func node(_ number: Int) -> Node { nodes[number] }
+
+    /// The member name of child `child` (numbered across all nodes).
+    @inline(__always)
+    func name(ofChild child: Int) -> String { childNames[child] }
+
+    /// The node child `child` leads to.
+    @inline(__always)
+    func target(ofChild child: Int) -> Int { childNodes[child] }
+
+    /// The child of `node` for a member name given as raw (unescaped) bytes.
+    @inline(__always)
+    func child(of node: Node, matching key: UnsafeRawBufferPointer) -> Int? {
+        guard let keyBase = key.baseAddress, let namesBase = nameBytes.baseAddress else { return nil }
+        for child in node.firstChild..<(node.firstChild + node.childCount) where nameLengths[child] == key.count {
+            if memcmp(namesBase + nameStarts[child], keyBase, key.count) == 0 { return child }
         }
         return nil
+    }
+
+    /// The child of `node` for a member name.
+    func child(of node: Node, named name: String) -> Int? {
+        (node.firstChild..<(node.firstChild + node.childCount)).first { childNames[$0] == name }
     }
 
     /// A value already in memory with only what the tree keeps, as ``JSONSkipper/readValue(keeping:depth:)``
     /// would have read it.
     func prune(_ value: JSONValue) -> JSONValue {
-        guard !whole, case .object(let object) = value else { return value }
+        prune(value, at: Self.root)
+    }
+
+    private func prune(_ value: JSONValue, at number: Int) -> JSONValue {
+        let node = nodes[number]
+        guard !node.whole, case .object(let object) = value else { return value }
         return .object(
             JSONObject(
                 object.members.compactMap { member in
-                    child(named: member.key).map { JSONMember(member.key, $0.prune(member.value)) }
+                    child(of: node, named: member.key).map {
+                        JSONMember(member.key, prune(member.value, at: childNodes[$0]))
+                    }
                 }))
-    }
-
-    /// The child for a member name.
-    func child(named name: String) -> JSONKeepTree? {
-        children.first { $0.name == name }?.tree
     }
 }
 
@@ -127,16 +184,100 @@ extension JSONSkipper {
     /// - Returns: The value, pruned.
     /// - Throws: ``JSONSkipFailure``.
     mutating func readValue(keeping tree: JSONKeepTree?, depth: Int) throws(JSONSkipFailure) -> JSONValue {
-        guard let tree, !tree.whole, index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+        guard let tree else { return try readValue(depth: depth) }
+        return try readValue(keeping: tree, node: JSONKeepTree.root, depth: depth)
+    }
+
+    private mutating func readValue(keeping tree: JSONKeepTree, node number: Int, depth: Int)
+        throws(JSONSkipFailure) -> JSONValue
+    {
+        let node = tree.node(number)
+        guard !node.whole, index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
             return try readValue(depth: depth)
         }
+        var members: [JSONMember] = []
+        members.reserveCapacity(node.childCount)
+        try walkObject(keeping: node, of: tree, depth: depth) { skipper, member throws(JSONSkipFailure) in
+            let value = try skipper.readValue(keeping: tree, node: tree.target(ofChild: member.child), depth: depth + 1)
+            // The name as the input spells it: decoded when it holds escapes or non-ASCII letters.
+            let name =
+                try member.needsDecoding ? skipper.memberName(from: member.keyStart) : tree.name(ofChild: member.child)
+            members.append(JSONMember(name, value))
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// Steps over one value as ``readValue(keeping:depth:)`` reads it, appending what `tree` keeps to `output`
+    /// as JSON text: kept members and whole values are copied as written, everything else is checked and left out.
+    ///
+    /// - Parameters:
+    ///   - tree: What to keep, or `nil` for everything.
+    ///   - depth: How deeply the value's container nests already.
+    ///   - output: Where the text goes.
+    /// - Throws: ``JSONSkipFailure``, exactly where ``readValue(keeping:depth:)`` would.
+    mutating func copyValue(keeping tree: JSONKeepTree?, depth: Int, into output: inout [UInt8])
+        throws(JSONSkipFailure)
+    {
+        guard let tree else {
+            try copyWhole(depth: depth, into: &output)
+            return
+        }
+        try copyValue(keeping: tree, node: JSONKeepTree.root, depth: depth, into: &output)
+    }
+
+    private mutating func copyWhole(depth: Int, into output: inout [UInt8]) throws(JSONSkipFailure) {
+        let start = index
+        try skipValue(depth: depth)
+        output.appendBytes(of: bytes, from: start, to: index)
+    }
+
+    private mutating func copyValue(
+        keeping tree: JSONKeepTree, node number: Int, depth: Int, into output: inout [UInt8]
+    ) throws(JSONSkipFailure) {
+        let node = tree.node(number)
+        guard !node.whole, index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            try copyWhole(depth: depth, into: &output)
+            return
+        }
+        output.append(UInt8(ascii: "{"))
+        var copied = false
+        try walkObject(keeping: node, of: tree, depth: depth) { skipper, member throws(JSONSkipFailure) in
+            if copied { output.append(UInt8(ascii: ",")) }
+            copied = true
+            // The name as written, escapes and all: whoever parses the text decodes it as the reader would.
+            output.appendBytes(of: skipper.bytes, from: member.keyStart, to: member.keyEnd)
+            output.append(UInt8(ascii: ":"))
+            try skipper.copyValue(
+                keeping: tree, node: tree.target(ofChild: member.child), depth: depth + 1, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// A member a keep tree asks for, found by ``walkObject(keeping:of:depth:_:)``.
+    struct KeptMember {
+        /// The tree's child it matches.
+        var child: Int
+        /// Where its name is in the window: from the opening quote to just past the closing one.
+        var keyStart: Int
+        var keyEnd: Int
+        /// The name holds escapes or non-ASCII bytes, so its bytes are not the tree's spelling.
+        var needsDecoding: Bool
+    }
+
+    /// Steps over the object at the cursor, checking all of it.
+    ///
+    /// `kept` is called with the cursor on the value of each member `node` keeps, and must step over that value;
+    /// every other member is skipped.
+    @inline(__always)
+    private mutating func walkObject(
+        keeping node: JSONKeepTree.Node, of tree: JSONKeepTree, depth: Int,
+        _ kept: (inout JSONSkipper, KeptMember) throws(JSONSkipFailure) -> Void
+    ) throws(JSONSkipFailure) {
         guard depth + 1 <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
         index += 1
-        var members: [JSONMember] = []
-        members.reserveCapacity(tree.children.count)
         if try peekAfterWhitespace("expected a member name in double quotes") == UInt8(ascii: "}") {
             index += 1
-            return .object(JSONObject(members))
+            return
         }
         while true {
             let keyStart = index
@@ -144,15 +285,13 @@ extension JSONSkipper {
                 throw malformed("expected a member name in double quotes, found \(describeCurrent())")
             }
             let traits = try skipString()
-            let child: JSONKeepTree.Child?
-            // Escaped or non-ASCII names compare as Strings (canonical equivalence), as lookups elsewhere do;
-            // the member keeps the name as the input spells it.
-            if traits.escaped || traits.nonASCII {
-                let key = try memberName(from: keyStart)
-                child = tree.child(named: key).map { JSONKeepTree.Child(name: key, tree: $0) }
-            } else {
-                child = tree.child(matching: UnsafeRawBufferPointer(rebasing: bytes[(keyStart + 1)..<(index - 1)]))
-            }
+            let keyEnd = index
+            // Escaped or non-ASCII names compare as Strings (canonical equivalence), as lookups elsewhere do.
+            let needsDecoding = traits.escaped || traits.nonASCII
+            let child =
+                needsDecoding
+                ? tree.child(of: node, named: try memberName(from: keyStart))
+                : tree.child(of: node, matching: UnsafeRawBufferPointer(rebasing: bytes[(keyStart + 1)..<(keyEnd - 1)]))
             guard try peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
                 throw malformed(
                     "expected ':' after the member name \(keyText(from: keyStart)), found \(describeCurrent())")
@@ -160,7 +299,8 @@ extension JSONSkipper {
             index += 1
             skipWhitespace()
             if let child {
-                members.append(JSONMember(child.name, try readValue(keeping: child.tree, depth: depth + 1)))
+                try kept(
+                    &self, KeptMember(child: child, keyStart: keyStart, keyEnd: keyEnd, needsDecoding: needsDecoding))
             } else {
                 try skipValue(depth: depth + 1)
             }
@@ -170,7 +310,7 @@ extension JSONSkipper {
                 _ = try peekAfterWhitespace("expected a member name in double quotes")
             case UInt8(ascii: "}"):
                 index += 1
-                return .object(JSONObject(members))
+                return
             default:
                 throw malformed("expected ',' or '}' after an object member, found \(describeCurrent())")
             }
@@ -205,5 +345,16 @@ extension JSONSkipper {
         index += 1
         _ = try peekAfterWhitespace("expected a JSON value")
         return name
+    }
+}
+
+extension [UInt8] {
+    /// Appends `bytes[start..<end]` with one copy; appending the raw buffer as a sequence goes byte by byte.
+    @inline(__always)
+    mutating func appendBytes(of bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        guard let base = bytes.baseAddress, end > start else { return }
+        append(
+            contentsOf: UnsafeBufferPointer(
+                start: (base + start).assumingMemoryBound(to: UInt8.self), count: end - start))
     }
 }

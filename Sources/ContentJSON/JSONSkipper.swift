@@ -416,6 +416,35 @@ enum JSONBytes {
         return end
     }
 
+    /// The UTF-8 text of `bytes`, or `nil` when it is not valid UTF-8.
+    ///
+    /// ASCII, most of what JSON strings hold, is checked sixteen bytes at a time and taken as it is; only
+    /// text with other bytes goes through the standard library's validation, whose generic entry point
+    /// costs a metadata lookup per call.
+    @inline(__always)
+    static func validatedString(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard isASCII(bytes) else { return String(validating: bytes, as: UTF8.self) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether every byte is below 0x80.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        var high = SIMD16<UInt8>(repeating: 0)
+        while index &+ 16 <= bytes.count {
+            high |= base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            index &+= 16
+        }
+        let lanes = unsafeBitCast(high, to: SIMD2<UInt64>.self)
+        var word = (lanes[0] | lanes[1]) & highBits
+        while index < bytes.count {
+            word |= UInt64(bytes[index] & 0x80)
+            index &+= 1
+        }
+        return word == 0
+    }
+
     /// The byte at `index` for an error message: the character when printable, else its hex value.
     static func describe(_ bytes: UnsafeRawBufferPointer, at index: Int) -> String {
         guard index < bytes.count else { return "the end of the input" }

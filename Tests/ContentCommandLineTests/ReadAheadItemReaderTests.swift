@@ -5,75 +5,93 @@ import Testing
 
 @testable import ContentCommandLine
 
-/// Counts items as it makes them, and fails after `failAfter` of them when asked to.
-private struct CountingReader: ItemReader {
-    struct Failure: Error, Equatable {}
+/// Bytes in memory that count how many have been read, from any thread.
+private struct CountingInput: JSONByteInput {
+    let bytes: [UInt8]
+    let delivered: Counter
+    var position = 0
 
-    let total: Int
-    var failAfter: Int?
-    let produced: Counter
-    private var made = 0
-
-    init(total: Int, failAfter: Int? = nil, produced: Counter = Counter()) {
-        self.total = total
-        self.failAfter = failAfter
-        self.produced = produced
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, 4096, bytes.count - position)
+        guard count > 0, let destination = buffer.baseAddress else { return 0 }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { destination.copyMemory(from: base + position, byteCount: count) }
+        }
+        position += count
+        delivered.add(count)
+        return count
     }
 
-    mutating func next() throws -> JSONValue? {
-        if let failAfter, made == failAfter { throw Failure() }
-        guard made < total else { return nil }
-        made += 1
-        produced.increment()
-        return .number(JSONNumber(text: String(made)))
-    }
+    var isRestartable: Bool { true }
+    func hasBytesReady() -> Bool { true }
+    func restarted() -> CountingInput? { CountingInput(bytes: bytes, delivered: Counter()) }
 }
 
 /// A count shared between the reading thread and the test.
 final class Counter: Sendable {
     private let value = Mutex(0)
 
-    func increment() { value.withLock { $0 += 1 } }
+    func add(_ amount: Int) { value.withLock { $0 += amount } }
     var count: Int { value.withLock { $0 } }
+}
+
+private struct Failure: Error {
+    let error: JSONItemReaderError
 }
 
 /// Reading ahead on another thread must not change what comes out, or in which order, or when a failure does.
 struct ReadAheadItemReaderTests {
-    private static func texts(_ reader: ReadAheadItemReader, upTo limit: Int = .max) throws -> [String] {
-        var out: [String] = []
-        while out.count < limit, let item = try reader.next() {
-            guard case .number(let number) = item else { break }
-            out.append(number.text)
-        }
+    /// A reader of `text` (a JSON array) already started.
+    private static func reader(_ text: String, delivered: Counter = Counter()) throws -> JSONItemReader {
+        var reader = JSONItemReader(
+            input: CountingInput(bytes: Array(text.utf8), delivered: delivered), itemsPath: nil, keeping: nil,
+            bufferSize: 4096)
+        #expect(try reader.start() == .items)
+        return reader
+    }
+
+    private static func drain(_ items: ReadAheadItemReader, upTo limit: Int = .max) throws -> [JSONValue] {
+        var out: [JSONValue] = []
+        while out.count < limit, let item = try items.next() { out.append(item) }
         return out
     }
 
     @Test(arguments: [0, 1, 255, 256, 257, 5_000])
     func everyItemComesOutInOrderThenTheEnd(total: Int) throws {
-        let reader = ReadAheadItemReader(CountingReader(total: total))
-        #expect(try Self.texts(reader) == (0..<total).map { String($0 + 1) })
-        #expect(try reader.next() == nil)
-        #expect(try reader.next() == nil)
+        let values = (0..<total).map { #"{"n":\#($0),"s":"é\"\#($0)"}"# }
+        let items = ReadAheadItemReader(try Self.reader("[" + values.joined(separator: ",") + "]")) {
+            Failure(error: $0)
+        }
+        let expected = try values.map { try JSONParser().parse($0) }
+        #expect(try Self.drain(items) == expected)
+        #expect(try items.next() == nil)
+        #expect(try items.next() == nil)
     }
 
     @Test func aFailureComesAfterEveryItemReadBeforeIt() throws {
-        let reader = ReadAheadItemReader(CountingReader(total: 1_000, failAfter: 300))
-        var items = 0
-        #expect(throws: CountingReader.Failure.self) {
-            while try reader.next() != nil { items += 1 }
+        let text = "[" + (1...300).map(String.init).joined(separator: ",") + ",tru]"
+        let items = ReadAheadItemReader(try Self.reader(text)) { Failure(error: $0) }
+        var read: [JSONValue] = []
+        #expect {
+            while let item = try items.next() { read.append(item) }
+        } throws: { error in
+            guard let failure = error as? Failure, case .malformed(let parse) = failure.error else { return false }
+            return parse.message.contains("true")
         }
-        #expect(items == 300)
-        #expect(try reader.next() == nil)
+        #expect(read == (1...300).map { .number(JSONNumber($0)) })
+        #expect(try items.next() == nil)
     }
 
     @Test func readingStaysABoundedWayAheadOfTheConsumer() async throws {
-        let produced = Counter()
-        let reader = ReadAheadItemReader(CountingReader(total: 100_000, produced: produced))
-        #expect(try Self.texts(reader, upTo: 1) == ["1"])
+        let delivered = Counter()
+        let item = #"{"text":"\#(String(repeating: "x", count: 100))"}"#
+        let text = "[" + Array(repeating: item, count: 20_000).joined(separator: ",") + "]"
+        let items = ReadAheadItemReader(try Self.reader(text, delivered: delivered)) { Failure(error: $0) }
+        #expect(try Self.drain(items, upTo: 1).count == 1)
         try await Task.sleep(for: .milliseconds(200))
-        // The batch in hand, a full queue, and the batch being filled: nothing like the whole input.
-        let bound = ReadAheadItemReader.batchSize * (ReadAheadItemReader.queueLength + 2)
-        #expect(produced.count <= bound)
-        #expect(produced.count < 100_000)
+        // The batch in hand, a full queue, the batch being filled and one read buffer: nothing like the input.
+        let bound = ReadAheadItemReader.batchSize * (ReadAheadItemReader.queueLength + 2) * item.utf8.count + 8192
+        #expect(delivered.count <= bound)
+        #expect(delivered.count < text.utf8.count / 2)
     }
 }

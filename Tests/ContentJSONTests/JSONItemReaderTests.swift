@@ -733,19 +733,27 @@ private enum Outcome: Equatable {
     case runaway(Int)
 }
 
+/// The reader's outcome through `next()`; reading the same input into ``JSONItemBatch``es (the path `content
+/// format` takes on a second thread) must give the same items and the same failure, or the test records an issue.
 private func readItems(
     _ bytes: [UInt8], path: JSONPath?, keeping: [JSONPath]? = nil, setup: ReadSetup, maxDepth: Int = 512
 ) -> Outcome {
-    if setup.restartable {
-        let input = JSONMemoryInput(bytes, chunkSize: setup.readSize)
-        return readAll(input, path: path, keeping: keeping, bufferSize: setup.bufferSize, maxDepth: maxDepth)
+    func input() -> any JSONByteInput {
+        if setup.restartable { return JSONMemoryInput(bytes, chunkSize: setup.readSize) }
+        return ScriptedInput(bytes, readSizes: [setup.readSize], restartable: false, tellsReadiness: setup.id % 2 == 0)
     }
-    let input = ScriptedInput(bytes, readSizes: [setup.readSize], restartable: false, tellsReadiness: setup.id % 2 == 0)
-    return readAll(input, path: path, keeping: keeping, bufferSize: setup.bufferSize, maxDepth: maxDepth)
+    let values = readAll(input(), path: path, keeping: keeping, bufferSize: setup.bufferSize, maxDepth: maxDepth)
+    let batched = readAll(
+        input(), path: path, keeping: keeping, bufferSize: setup.bufferSize, maxDepth: maxDepth, inBatches: true)
+    if batched != values {
+        Issue.record("read in batches: \(summary(batched)); read item by item: \(summary(values))")
+    }
+    return values
 }
 
-private func readAll<Input: JSONByteInput>(
-    _ input: Input, path: JSONPath?, keeping: [JSONPath]?, bufferSize: Int, maxDepth: Int
+private func readAll(
+    _ input: some JSONByteInput, path: JSONPath?, keeping: [JSONPath]?, bufferSize: Int, maxDepth: Int,
+    inBatches: Bool = false
 ) -> Outcome {
     var reader = JSONItemReader(
         input: input, itemsPath: path, keeping: keeping, bufferSize: bufferSize, maxDepth: maxDepth)
@@ -755,8 +763,29 @@ private func readAll<Input: JSONByteInput>(
         case .value(let value):
             return .value(value)
         case .items:
-            while let item = try reader.next() {
-                items.append(item)
+            while true {
+                if inBatches {
+                    // Small batches, so batch edges fall everywhere.
+                    var batch = JSONItemBatch(maxDepth: maxDepth)
+                    var more = true
+                    do {
+                        while batch.count < 3, more { more = try batch.append(from: &reader) }
+                    } catch {
+                        items += (0..<batch.count).compactMap { try? batch.item(at: $0) }
+                        throw error
+                    }
+                    for position in 0..<batch.count {
+                        do throws(JSONParseError) {
+                            items.append(try batch.item(at: position))
+                        } catch {
+                            return .failed(.malformed(error), after: items)
+                        }
+                    }
+                    if !more { break }
+                } else {
+                    guard let item = try reader.next() else { break }
+                    items.append(item)
+                }
                 if items.count > 1_000_000 { return .runaway(items.count) }
             }
             return .items(items)
