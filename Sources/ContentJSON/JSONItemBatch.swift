@@ -40,6 +40,7 @@ public struct JSONItemBatch: Sendable {
         // An optional and a separate error rather than a Result, so nothing generic is looked up per item.
         let value: JSONValue? = bytes.withUnsafeBytes { raw in
             var reader = JSONReader(bytes: UnsafeRawBufferPointer(rebasing: raw[start..<end]), maxDepth: maxDepth)
+            reader.trustsUTF8 = true
             do throws(JSONParseError) {
                 let value = try reader.parseValue(depth: 0)
                 guard reader.index == end - start else {

@@ -92,6 +92,8 @@ struct JSONReader {
     let bytes: UnsafeRawBufferPointer
     let maxDepth: Int
     var index = 0
+    /// The bytes are known to be valid UTF-8 (a ``JSONSkipper`` checked them), so strings need no second check.
+    var trustsUTF8 = false
 
     init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
@@ -267,7 +269,9 @@ struct JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                guard let string = JSONBytes.validatedString(slice) else {
+                guard
+                    let string = trustsUTF8 ? String(decoding: slice, as: UTF8.self) : JSONBytes.validatedString(slice)
+                else {
                     throw error("a string holds bytes that are not valid UTF-8", at: start + invalidUTF8Offset(slice))
                 }
                 index += 1
