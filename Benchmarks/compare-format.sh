@@ -3,8 +3,12 @@
 # with wall time and peak resident memory from GNU time. Build content first:
 # swift build -c release --static-swift-stdlib
 #
-#   Benchmarks/compare-format.sh              # a 100 MB response
+#   Benchmarks/compare-format.sh              # a 100 MB response, each tool run 5 times
 #   SIZE_MB=10 Benchmarks/compare-format.sh   # a smaller one
+#   RUNS=15 Benchmarks/compare-format.sh      # more runs, for a machine whose speed wanders
+#
+# The runs take turns (content, jq, Python, content, ...), so a slow spell of the machine falls on all three;
+# each line gives the fastest and the median wall time, and the largest peak memory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 content=${CONTENT:-"$here/../.build/release/content"}
@@ -16,15 +20,33 @@ python3 "$here/make-aem-response.py" --megabytes "$size_mb" > "$input"
 fields=title,activity,price,tripLength,primaryImage._dynamicUrl
 echo "input: $(du -m "$input" | cut -f1) MB, $(nproc) cores, $(uname -sm)"
 
+runs=${RUNS:-5}
+
+# Runs one tool, appending "seconds KiB" to $work/<label>.times and keeping its output for the line count.
 measure() {
     local label=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out"
-    read -r seconds kib < "$work/time"
-    printf '%-8s %7.2f s  %8d KiB peak  %d lines\n' "$label" "$seconds" "$kib" "$(wc -l < "$work/out")"
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/$label.out"
+    cat "$work/time" >> "$work/$label.times"
 }
 
-measure content "$content" format "$input" -o csv --items data.adventureList.items --fields "$fields"
-measure jq jq -r '.data.adventureList.items[]
-    | [.title, .activity, .price, .tripLength, .primaryImage._dynamicUrl] | @csv' "$input"
-measure python python3 "$here/format-with-python.py" "$input"
+report() {
+    local label=$1
+    sort -n "$work/$label.times" | awk -v label="$label" -v lines="$(wc -l < "$work/$label.out")" '
+        { seconds[NR] = $1; if ($2 > kib) kib = $2 }
+        END {
+            median = NR % 2 ? seconds[(NR + 1) / 2] : (seconds[NR / 2] + seconds[NR / 2 + 1]) / 2
+            printf "%-8s best %5.2f s  median %5.2f s  %8d KiB peak  %d lines\n", label, seconds[1], median, kib, lines
+        }'
+}
+
+for _ in $(seq "$runs"); do
+    measure content "$content" format "$input" -o csv --items data.adventureList.items --fields "$fields"
+    measure jq jq -r '.data.adventureList.items[]
+        | [.title, .activity, .price, .tripLength, .primaryImage._dynamicUrl] | @csv' "$input"
+    measure python python3 "$here/format-with-python.py" "$input"
+done
+echo "$runs runs each"
+report content
+report jq
+report python
