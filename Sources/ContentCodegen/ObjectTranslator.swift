@@ -193,18 +193,8 @@ struct ObjectTranslator {
                 body.line()
                 OperationTranslator.codingKeys(Array(object.fields.keys), into: &body)
                 body.line()
-                body.block("\(access) init(from decoder: any Decoder) throws") { initializer in
-                    initializer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
-                    for (key, field) in object.fields {
-                        let member = SwiftName.member(key)
-                        let shape = field.shape
-                        let call =
-                            shape.isOptional
-                            ? "container.decodeIfPresent(\(shape.unwrapped.wireType).self, forKey: .\(member))"
-                            : "container.decode(\(shape.wireType).self, forKey: .\(member))"
-                        initializer.line("self.\(member) = \(shape.fromWire("try \(call)") ?? "try \(call)")")
-                    }
-                }
+                OperationTranslator.decodingInitializer(
+                    object.fields.map { ($0.key, $0.value.shape) }, access: access, into: &body)
             }
             for field in object.fields.values {
                 guard let nested = field.object else { continue }

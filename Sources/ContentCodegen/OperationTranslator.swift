@@ -31,10 +31,8 @@ struct OperationTranslator {
     func write(_ operation: Operation, in typeName: String, into writer: inout SwiftSourceWriter)
         throws(GeneratorDiagnostic)
     {
-        let stem = SwiftName.type(operation.name)
         let methodName = SwiftName.member(operation.name)
-        let dataName = stem + "Data"
-        let variablesName = stem + "Variables"
+        let (dataName, variablesName) = Self.typeNames(of: operation.name)
         let definition = operation.definition
         let variables = definition.variableDefinitions.map { declaration -> (String, SwiftTypeShape, Bool) in
             let type = Self.schemaType(declaration.type, in: schema)
@@ -81,15 +79,7 @@ struct OperationTranslator {
                 type.line()
                 Self.codingKeys(variables.map(\.0), into: &type)
                 type.line()
-                type.block("func encode(to encoder: any Encoder) throws") { encode in
-                    encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
-                    for (name, shape, _) in variables {
-                        let member = SwiftName.member(name)
-                        let value = shape.toWire("self.\(member)") ?? "self.\(member)"
-                        let call = shape.isOptional ? "encodeIfPresent" : "encode"
-                        encode.line("try container.\(call)(\(value), forKey: .\(member))")
-                    }
-                }
+                Self.encodingMethod(variables.map { ($0.0, $0.1) }, prefix: "", into: &type)
             }
         }
         writer.line()
@@ -164,8 +154,8 @@ struct OperationTranslator {
                     "operation \(operation.name) would make a method named like the client's property "
                         + "\(operation.name); rename the operation")
             }
-            let stem = SwiftName.type(operation.name)
-            for name in [stem + "Data", stem + "Variables"] {
+            let names = Self.typeNames(of: operation.name)
+            for name in [names.data, names.variables] {
                 if let owner = owners[name] {
                     throw fail(
                         "operation \(operation.name) makes the Swift type \(name), which \(owner) makes too; "
@@ -188,6 +178,46 @@ struct OperationTranslator {
         default:
             return nil
         }
+    }
+
+    /// An `init(from:)` that decodes each member (its name in the JSON, and its shape) through its wire type.
+    static func decodingInitializer(
+        _ members: [(String, SwiftTypeShape)], access: String, into writer: inout SwiftSourceWriter
+    ) {
+        writer.block("\(access) init(from decoder: any Decoder) throws") { initializer in
+            initializer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            for (name, shape) in members {
+                let member = SwiftName.member(name)
+                let call =
+                    shape.isOptional
+                    ? "try container.decodeIfPresent(\(shape.unwrapped.wireType).self, forKey: .\(member))"
+                    : "try container.decode(\(shape.wireType).self, forKey: .\(member))"
+                initializer.line("self.\(member) = \(shape.fromWire(call) ?? call)")
+            }
+        }
+    }
+
+    /// An `encode(to:)` that encodes each member in its wire type; `prefix` is its access level and a space, or
+    /// nothing.
+    static func encodingMethod(
+        _ members: [(String, SwiftTypeShape)], prefix: String, into writer: inout SwiftSourceWriter
+    ) {
+        writer.block("\(prefix)func encode(to encoder: any Encoder) throws") { encode in
+            encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+            for (name, shape) in members {
+                let member = SwiftName.member(name)
+                // `self.`, so a member named like a local (`container`, `encoder`) is still the member.
+                let value = shape.toWire("self.\(member)") ?? "self.\(member)"
+                let call = shape.isOptional ? "encodeIfPresent" : "encode"
+                encode.line("try container.\(call)(\(value), forKey: .\(member))")
+            }
+        }
+    }
+
+    /// The names of an operation's result and variables types: `GetMovieData`, `GetMovieVariables`.
+    static func typeNames(of operationName: String) -> (data: String, variables: String) {
+        let stem = SwiftName.type(operationName)
+        return (stem + "Data", stem + "Variables")
     }
 
     /// A `CodingKeys` enum with one case per name.

@@ -11,18 +11,17 @@ final class SchemaTypes {
     /// Inputs that results hold too (a table's `_Key`, for `_KeyOutput`), so they also decode.
     private var decodable: Set<String> = []
 
+    /// The Swift names of every enum and input object in the schema, used or not: nested result structs must
+    /// not take them, and operations must not make them.
+    let schemaTypeNames: Set<String>
+
     /// - Parameters:
     ///   - schema: The schema the names come from.
     ///   - scalar: The Swift type, and wire type when it differs, for each scalar name.
     init(schema: GraphQLSchema, scalar: @escaping (String) -> (swift: String, wire: String?)) {
         self.schema = schema
         self.scalar = scalar
-    }
-
-    /// The Swift names of every enum and input object in the schema, used or not: nested result structs must
-    /// not take them, and operations must not make them.
-    var schemaTypeNames: Set<String> {
-        Set(
+        schemaTypeNames = Set(
             schema.typeMap.values.filter { $0 is GraphQLEnumType || $0 is GraphQLInputObjectType }
                 .map { SwiftName.type($0.name) })
     }
@@ -119,30 +118,10 @@ final class SchemaTypes {
             OperationTranslator.codingKeys(members.map(\.0), into: &body)
             if decodes {
                 body.line()
-                body.block("\(access) init(from decoder: any Decoder) throws") { initializer in
-                    initializer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
-                    for (name, shape) in members {
-                        let member = SwiftName.member(name)
-                        let call =
-                            shape.isOptional
-                            ? "try container.decodeIfPresent(\(shape.unwrapped.wireType).self, forKey: .\(member))"
-                            : "try container.decode(\(shape.wireType).self, forKey: .\(member))"
-                        initializer.line("self.\(member) = \(shape.fromWire(call) ?? call)")
-                    }
-                }
+                OperationTranslator.decodingInitializer(members, access: access, into: &body)
             }
             body.line()
-            body.block("\(access) func encode(to encoder: any Encoder) throws") { encode in
-                encode.line("var container = encoder.container(keyedBy: CodingKeys.self)")
-                for (name, shape) in members {
-                    let member = SwiftName.member(name)
-                    // `self.`, so a member named like a local (`container`, `encoder`) is still the member.
-                    let value = shape.toWire("self.\(member)") ?? "self.\(member)"
-                    encode.line(
-                        "try container.\(shape.isOptional ? "encodeIfPresent" : "encode")(\(value), forKey: .\(member))"
-                    )
-                }
-            }
+            OperationTranslator.encodingMethod(members, prefix: "\(access) ", into: &body)
         }
         return String(writer.text.dropLast())
     }

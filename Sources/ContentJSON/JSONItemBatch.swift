@@ -42,11 +42,7 @@ public struct JSONItemBatch: Sendable {
             var reader = JSONReader(bytes: UnsafeRawBufferPointer(rebasing: raw[start..<end]), maxDepth: maxDepth)
             reader.trustsUTF8 = true
             do throws(JSONParseError) {
-                let value = try reader.parseValue(depth: 0)
-                guard reader.index == end - start else {
-                    throw reader.error("expected the end of the item after a complete JSON value")
-                }
-                return value
+                return try reader.parseDocument()
             } catch {
                 failure = error
                 return nil

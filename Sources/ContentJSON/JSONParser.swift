@@ -26,13 +26,7 @@ public struct JSONParser: Sendable {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
             var reader = JSONReader(bytes: raw, maxDepth: maxDepth)
             do throws(JSONParseError) {
-                reader.skipWhitespace()
-                let value = try reader.parseValue(depth: 0)
-                reader.skipWhitespace()
-                if reader.index < raw.count {
-                    throw reader.error("expected the end of the input after a complete JSON value")
-                }
-                return .success(value)
+                return .success(try reader.parseDocument())
             } catch {
                 return .failure(error)
             }
@@ -122,6 +116,15 @@ struct JSONReader {
     }
 
     private func describeCurrent() -> String { JSONBytes.describe(bytes, at: index) }
+
+    /// The one value that fills the bytes, whitespace around it allowed.
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if index < bytes.count { throw error("expected the end of the input after a complete JSON value") }
+        return value
+    }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("expected a JSON value, found the end of the input") }

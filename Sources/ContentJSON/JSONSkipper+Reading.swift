@@ -20,6 +20,9 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
         var whole: Bool
         var firstChild: Int
         var childCount: Int
+
+        /// The numbers of its children, across all nodes.
+        var children: Range<Int> { firstChild..<(firstChild + childCount) }
     }
 
     /// Every node, the root first.
@@ -30,6 +33,8 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
     private let nameStarts: UnsafeMutableBufferPointer<Int>
     private let nameLengths: UnsafeMutableBufferPointer<Int>
     private let nameBytes: UnsafeMutableRawBufferPointer
+    /// How many children all nodes have together (the buffers above hold at least one slot).
+    private let allChildrenCount: Int
 
     /// The tree that keeps what any of the paths reads.
     init(paths: [JSONPath]) {
@@ -78,15 +83,12 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
             nameLengths[position] = name.utf8.count
             start += name.utf8.count
         }
-        childCount = names.count
+        allChildrenCount = names.count
     }
-
-    /// How many children all nodes have together.
-    private let childCount: Int
 
     deinit {
         nodes.deallocate()
-        _ = childNames.prefix(childCount).deinitialize()
+        _ = childNames.prefix(allChildrenCount).deinitialize()
         childNames.deallocate()
         childNodes.deallocate()
         nameStarts.deallocate()
@@ -113,7 +115,7 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
     @inline(__always)
     func child(of node: Node, matching key: UnsafeRawBufferPointer) -> Int? {
         guard let keyBase = key.baseAddress, let namesBase = nameBytes.baseAddress else { return nil }
-        for child in node.firstChild..<(node.firstChild + node.childCount) where nameLengths[child] == key.count {
+        for child in node.children where nameLengths[child] == key.count {
             if memcmp(namesBase + nameStarts[child], keyBase, key.count) == 0 { return child }
         }
         return nil
@@ -121,7 +123,7 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
 
     /// The child of `node` for a member name.
     func child(of node: Node, named name: String) -> Int? {
-        (node.firstChild..<(node.firstChild + node.childCount)).first { childNames[$0] == name }
+        node.children.first { childNames[$0] == name }
     }
 
     /// A value already in memory with only what the tree keeps, as ``JSONSkipper/readValue(keeping:depth:)``

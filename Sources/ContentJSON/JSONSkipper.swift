@@ -262,10 +262,11 @@ struct JSONSkipper {
             throw isFinal ? malformed("unterminated string that starts here", at: open) : .needMore
         }
         let escape = bytes[index + 1]
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        if Self.isSimpleEscape(escape) {
             index += 2
+            return
+        }
+        switch escape {
         case UInt8(ascii: "u"):
             index += 2
             let high = try hex4()
