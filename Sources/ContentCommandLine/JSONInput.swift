@@ -24,7 +24,12 @@ public enum JSONInput {
     /// - Throws: ``JSONInputError``, ``ContentOutput/OutputError``, or a failure to write.
     public static func render(_ path: String?, settings: OutputSettings) async throws {
         let name = sourceName(path)
-        let input = try FileDescriptorInput(opening: name == "<stdin>" ? nil : name)
+        let file = try FileDescriptorInput(opening: name == "<stdin>" ? nil : name)
+        // A file is copied out of the page cache on a thread of its own when a core is free for that: with two,
+        // parsing and rendering already fill both, and a third thread only adds switching. A pipe is read as
+        // it arrives.
+        let input: any JSONByteInput =
+            file.isRestartable && ProcessInfo.processInfo.activeProcessorCount > 2 ? ReadAheadFileInput(file) : file
         var reader = JSONItemReader(
             input: input, itemsPath: settings.itemsPath, keeping: settings.fields?.fields.map(\.path))
         let start: JSONItemReader.Start

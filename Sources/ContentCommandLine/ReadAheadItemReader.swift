@@ -10,7 +10,7 @@ internal import Foundation
 /// so memory stays bounded however far ahead reading could run. Only for regular files: from a pipe an item
 /// must come out as soon as it is read, not when a batch fills. A failure comes out after every item read
 /// before it, as it would without reading ahead.
-final class ReadAheadItemReader: ItemReader {
+final class ReadAheadItemReader: ItemTextReader {
     /// The queue between the two threads; every field is read and written with `condition` locked.
     private final class Queue: @unchecked Sendable {
         let condition = NSCondition()
@@ -63,6 +63,30 @@ final class ReadAheadItemReader: ItemReader {
     }
 
     func next() throws -> JSONValue? {
+        guard try advance() else { return nil }
+        do {
+            return try current.item(at: position - 1)
+        } catch {
+            // The reading thread checked this text already, so this is only a safeguard.
+            throw failure(.malformed(error))
+        }
+    }
+
+    func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard try advance() else { return false }
+        do {
+            try current.withText(at: position - 1, body)
+            return true
+        } catch let error as JSONParseError {
+            // As in next(): only text the reading thread did not check could get here.
+            throw failure(.malformed(error))
+        }
+    }
+
+    /// Moves to the next item, waiting for a batch when the current one is used up.
+    ///
+    /// - Returns: Whether there is an item (at `position - 1` of `current`); `false` after the last.
+    private func advance() throws -> Bool {
         if position == current.count {
             queue.condition.lock()
             while queue.batches.isEmpty, !queue.finished { queue.condition.wait() }
@@ -71,7 +95,7 @@ final class ReadAheadItemReader: ItemReader {
                 queue.failure = nil
                 queue.condition.unlock()
                 if let failure { throw failure }
-                return nil
+                return false
             }
             current = queue.batches.removeFirst()
             queue.condition.broadcast()
@@ -79,12 +103,7 @@ final class ReadAheadItemReader: ItemReader {
             position = 0
         }
         position += 1
-        do {
-            return try current.item(at: position - 1)
-        } catch {
-            // The reading thread checked this text already, so this is only a safeguard.
-            throw failure(.malformed(error))
-        }
+        return true
     }
 
     private static func produce(

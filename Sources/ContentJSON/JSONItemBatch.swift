@@ -30,6 +30,20 @@ public struct JSONItemBatch: Sendable {
         return true
     }
 
+    /// Calls `body` with the JSON text of the item at `position`, for readers that need only parts of it.
+    ///
+    /// - Parameters:
+    ///   - position: The item's position in the batch.
+    ///   - body: What to do with the text; it must not keep the buffer.
+    /// - Returns: What `body` returns.
+    public func withText<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        let start = position == 0 ? 0 : ends[position - 1]
+        let end = ends[position]
+        return try bytes.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[start..<end])) }
+    }
+
     /// The item at `position`: the value ``JSONItemReader/next()`` would have returned.
     ///
     /// - Throws: ``JSONParseError`` only if the text is not JSON, which the reader has already ruled out.

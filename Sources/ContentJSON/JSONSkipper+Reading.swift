@@ -275,12 +275,7 @@ extension JSONSkipper {
         keeping node: JSONKeepTree.Node, of tree: JSONKeepTree, depth: Int,
         _ kept: (inout JSONSkipper, KeptMember) throws(JSONSkipFailure) -> Void
     ) throws(JSONSkipFailure) {
-        guard depth + 1 <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
-        index += 1
-        if try peekAfterWhitespace("expected a member name in double quotes") == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
+        if try enterContainer(closedBy: UInt8(ascii: "}"), depth: depth + 1) { return }
         while true {
             let keyStart = index
             guard bytes[index] == UInt8(ascii: "\"") else {
@@ -294,28 +289,14 @@ extension JSONSkipper {
                 needsDecoding
                 ? tree.child(of: node, named: try memberName(from: keyStart))
                 : tree.child(of: node, matching: UnsafeRawBufferPointer(rebasing: bytes[(keyStart + 1)..<(keyEnd - 1)]))
-            guard try peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
-                throw malformed(
-                    "expected ':' after the member name \(keyText(from: keyStart)), found \(describeCurrent())")
-            }
-            index += 1
-            skipWhitespace()
+            try skipColon(afterKeyAt: keyStart)
             if let child {
                 try kept(
                     &self, KeptMember(child: child, keyStart: keyStart, keyEnd: keyEnd, needsDecoding: needsDecoding))
             } else {
                 try skipValue(depth: depth + 1)
             }
-            switch try peekAfterWhitespace("expected ',' or '}' in an object") {
-            case UInt8(ascii: ","):
-                index += 1
-                _ = try peekAfterWhitespace("expected a member name in double quotes")
-            case UInt8(ascii: "}"):
-                index += 1
-                return
-            default:
-                throw malformed("expected ',' or '}' after an object member, found \(describeCurrent())")
-            }
+            guard try skipAfterMember() else { return }
         }
     }
 

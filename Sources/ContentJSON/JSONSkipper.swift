@@ -79,6 +79,72 @@ struct JSONSkipper {
     /// The byte at the cursor, for messages.
     func describeCurrent() -> String { JSONBytes.describe(bytes, at: index) }
 
+    /// Steps into the object or array at the cursor, checking how deeply it nests.
+    ///
+    /// - Parameters:
+    ///   - closer: `}` or `]`, whichever closes it.
+    ///   - depth: Its depth, counting itself.
+    /// - Returns: Whether it is empty: the cursor is then past it, else on its first member or element.
+    /// - Throws: ``JSONSkipFailure`` when it nests too deeply or its first token is missing.
+    @inline(__always)
+    mutating func enterContainer(closedBy closer: UInt8, depth: Int) throws(JSONSkipFailure) -> Bool {
+        guard depth <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
+        index += 1
+        let expectation: StaticString =
+            closer == UInt8(ascii: "}") ? "expected a member name in double quotes" : "expected a JSON value"
+        guard try peekAfterWhitespace(expectation) == closer else { return false }
+        index += 1
+        return true
+    }
+
+    /// Steps over the `:` after a member name whose opening quote is at `keyStart`, and the whitespace after it.
+    @inline(__always)
+    mutating func skipColon(afterKeyAt keyStart: Int) throws(JSONSkipFailure) {
+        guard try peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
+            throw malformed("expected ':' after the member name \(keyText(from: keyStart)), found \(describeCurrent())")
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// Steps over what ends an object member: a `,` and the whitespace before the next name, or the `}`.
+    ///
+    /// - Returns: Whether another member follows.
+    /// - Throws: ``JSONSkipFailure`` when neither follows.
+    @inline(__always)
+    mutating func skipAfterMember() throws(JSONSkipFailure) -> Bool {
+        switch try peekAfterWhitespace("expected ',' or '}' in an object") {
+        case UInt8(ascii: ","):
+            index += 1
+            _ = try peekAfterWhitespace("expected a member name in double quotes")
+            return true
+        case UInt8(ascii: "}"):
+            index += 1
+            return false
+        default:
+            throw malformed("expected ',' or '}' after an object member, found \(describeCurrent())")
+        }
+    }
+
+    /// Steps over what ends an array element: a `,` and the whitespace after it, or the `]`.
+    ///
+    /// - Returns: Whether another element follows.
+    /// - Throws: ``JSONSkipFailure`` when neither follows.
+    @inline(__always)
+    mutating func skipAfterElement() throws(JSONSkipFailure) -> Bool {
+        switch try peekAfterWhitespace("expected ',' or ']' in an array") {
+        case UInt8(ascii: ","):
+            index += 1
+            skipWhitespace()
+            return true
+        case UInt8(ascii: "]"):
+            index += 1
+            return false
+        default:
+            throw malformed("expected ',' or ']' after an array element, found \(describeCurrent())")
+        }
+    }
+
     /// Steps over one value; the cursor is on its first byte and ends just after it.
     ///
     /// - Parameter depth: How deeply the value's container nests already.
@@ -98,35 +164,16 @@ struct JSONSkipper {
     }
 
     private mutating func skipObject(depth: Int) throws(JSONSkipFailure) {
-        guard depth <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
-        index += 1
-        if try peekAfterWhitespace("expected a member name in double quotes") == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
+        if try enterContainer(closedBy: UInt8(ascii: "}"), depth: depth) { return }
         while true {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw malformed("expected a member name in double quotes, found \(describeCurrent())")
             }
             let keyStart = index
             try skipString()
-            guard try peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
-                throw malformed(
-                    "expected ':' after the member name \(keyText(from: keyStart)), found \(describeCurrent())")
-            }
-            index += 1
-            skipWhitespace()
+            try skipColon(afterKeyAt: keyStart)
             try skipValue(depth: depth)
-            switch try peekAfterWhitespace("expected ',' or '}' in an object") {
-            case UInt8(ascii: ","):
-                index += 1
-                _ = try peekAfterWhitespace("expected a member name in double quotes")
-            case UInt8(ascii: "}"):
-                index += 1
-                return
-            default:
-                throw malformed("expected ',' or '}' after an object member, found \(describeCurrent())")
-            }
+            guard try skipAfterMember() else { return }
         }
     }
 
@@ -136,24 +183,10 @@ struct JSONSkipper {
     }
 
     private mutating func skipArray(depth: Int) throws(JSONSkipFailure) {
-        guard depth <= maxDepth else { throw malformed("objects and arrays nest deeper than \(maxDepth)") }
-        index += 1
-        if try peekAfterWhitespace("expected a JSON value") == UInt8(ascii: "]") {
-            index += 1
-            return
-        }
+        if try enterContainer(closedBy: UInt8(ascii: "]"), depth: depth) { return }
         while true {
             try skipValue(depth: depth)
-            switch try peekAfterWhitespace("expected ',' or ']' in an array") {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                index += 1
-                return
-            default:
-                throw malformed("expected ',' or ']' after an array element, found \(describeCurrent())")
-            }
+            guard try skipAfterElement() else { return }
         }
     }
 

@@ -82,14 +82,10 @@ struct JSONTape {
     }
 
     private mutating func recordObject(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
-        guard depth <= skipper.maxDepth else {
-            throw skipper.malformed("objects and arrays nest deeper than \(skipper.maxDepth)")
-        }
         let slot = entries.count
         entries.append(Entry(kind: .object, start: UInt32(skipper.index), end: 0, count: 0))
-        skipper.index += 1
         var count: UInt32 = 0
-        if try skipper.peekAfterWhitespace("expected a member name in double quotes") != UInt8(ascii: "}") {
+        if try !skipper.enterContainer(closedBy: UInt8(ascii: "}"), depth: depth) {
             while true {
                 guard skipper.bytes[skipper.index] == UInt8(ascii: "\"") else {
                     throw skipper.malformed(
@@ -97,53 +93,27 @@ struct JSONTape {
                 }
                 let keyStart = skipper.index
                 try record(&skipper, depth: depth)
-                guard try skipper.peekAfterWhitespace("expected ':' after the member name") == UInt8(ascii: ":") else {
-                    throw skipper.malformed(
-                        "expected ':' after the member name \(skipper.keyText(from: keyStart)), "
-                            + "found \(skipper.describeCurrent())")
-                }
-                skipper.index += 1
-                skipper.skipWhitespace()
+                try skipper.skipColon(afterKeyAt: keyStart)
                 try record(&skipper, depth: depth)
                 count += 1
-                let separator = try skipper.peekAfterWhitespace("expected ',' or '}' in an object")
-                if separator == UInt8(ascii: "}") { break }
-                guard separator == UInt8(ascii: ",") else {
-                    throw skipper.malformed(
-                        "expected ',' or '}' after an object member, found \(skipper.describeCurrent())")
-                }
-                skipper.index += 1
-                _ = try skipper.peekAfterWhitespace("expected a member name in double quotes")
+                guard try skipper.skipAfterMember() else { break }
             }
         }
-        skipper.index += 1
         entries[slot].end = UInt32(entries.count)
         entries[slot].count = count
     }
 
     private mutating func recordArray(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
-        guard depth <= skipper.maxDepth else {
-            throw skipper.malformed("objects and arrays nest deeper than \(skipper.maxDepth)")
-        }
         let slot = entries.count
         entries.append(Entry(kind: .array, start: UInt32(skipper.index), end: 0, count: 0))
-        skipper.index += 1
         var count: UInt32 = 0
-        if try skipper.peekAfterWhitespace("expected a JSON value") != UInt8(ascii: "]") {
+        if try !skipper.enterContainer(closedBy: UInt8(ascii: "]"), depth: depth) {
             while true {
                 try record(&skipper, depth: depth)
                 count += 1
-                let separator = try skipper.peekAfterWhitespace("expected ',' or ']' in an array")
-                if separator == UInt8(ascii: "]") { break }
-                guard separator == UInt8(ascii: ",") else {
-                    throw skipper.malformed(
-                        "expected ',' or ']' after an array element, found \(skipper.describeCurrent())")
-                }
-                skipper.index += 1
-                skipper.skipWhitespace()
+                guard try skipper.skipAfterElement() else { break }
             }
         }
-        skipper.index += 1
         entries[slot].end = UInt32(entries.count)
         entries[slot].count = count
     }

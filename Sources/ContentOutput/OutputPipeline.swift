@@ -1,16 +1,5 @@
 public import ContentCore
-public import ContentJSON
-
-/// Hands out items one at a time, synchronously: a streaming reader over a file or pipe.
-public protocol ItemReader {
-    /// The next item, or `nil` after the last.
-    ///
-    /// - Returns: The item.
-    /// - Throws: Why reading failed.
-    mutating func next() throws -> JSONValue?
-}
-
-extension JSONItemReader: ItemReader {}
+internal import ContentJSON
 
 /// Renders any ``ContentResult`` in any format: the one place output is produced.
 ///
@@ -284,8 +273,10 @@ public struct OutputPipeline: Sendable {
         var columns = ColumnSet(fields?.fields.map(\.name) ?? [])
         var sample: [[JSONMember]] = []
         var failure: (any Error)?
+        // Known columns and a format that does not measure rows: every row can go out as soon as it is read.
+        let sampleSize = fields != nil && !renderer.usesSample ? 0 : window
         do {
-            while sample.count < window, let item = try await source.next() {
+            while sample.count < sampleSize, let item = try await source.next() {
                 let row = cells(item)
                 if fields == nil { for cell in row { columns.insert(cell.key) } }
                 sample.append(row)
@@ -306,6 +297,20 @@ public struct OutputPipeline: Sendable {
             throw failure
         }
         var count = sample.count
+        if let fields, source.transform == nil, case .reader(let box) = source.origin,
+            var reader = box.reader as? any ItemTextReader,
+            var projection = JSONTextProjection(paths: fields.fields.map(\.path))
+        {
+            // The fields are found in each item's text and written from there: no item is built.
+            defer { box.reader = reader }
+            while try reader.nextText({ text in
+                try projection.locate(in: text)
+                try renderer.write(projection, in: text, to: &sink)
+            }) {
+                count += 1
+                if count % 1024 == 0 { try Task.checkCancellation() }
+            }
+        }
         var late = ColumnSet()
         while let item = try await source.next() {
             if let fields {

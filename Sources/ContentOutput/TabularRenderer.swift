@@ -5,9 +5,34 @@ internal import ContentJSON
 /// The pipeline calls ``begin(columns:sample:to:)`` once with the columns and the first rows (so a
 /// table can size its columns), then ``write(_:to:)`` for every row, sample included, then ``finish(to:)``.
 protocol TabularRenderer {
+    /// Whether ``begin(columns:sample:to:)`` looks at the sample; when it does not, rows need not wait for one.
+    var usesSample: Bool { get }
     mutating func begin(columns: [String], sample: [[JSONValue?]], to sink: inout some OutputSink) throws
     mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws
+    /// Writes the row whose values `projection` found in an item's JSON text.
+    mutating func write(
+        _ projection: JSONTextProjection, in text: UnsafeRawBufferPointer, to sink: inout some OutputSink)
+        throws
     mutating func finish(to sink: inout some OutputSink) throws
+}
+
+extension TabularRenderer {
+    var usesSample: Bool { true }
+
+    /// Builds the row's values and writes them: what a format that measures its cells needs anyway.
+    mutating func write(
+        _ projection: JSONTextProjection, in text: UnsafeRawBufferPointer, to sink: inout some OutputSink
+    )
+        throws
+    {
+        var row: [JSONValue?] = []
+        row.reserveCapacity(projection.slices.count)
+        for slice in projection.slices {
+            row.append(
+                try slice.map { slice throws(JSONParseError) in try JSONTextProjection.value(of: slice, in: text) })
+        }
+        try write(row, to: &sink)
+    }
 }
 
 /// CSV (RFC 4180) and TSV.
@@ -33,27 +58,66 @@ struct DelimitedRenderer: TabularRenderer {
         try emit(columns, to: &sink)
     }
 
+    var usesSample: Bool { false }
+
     mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws {
         // Straight into the line buffer: no intermediate strings for numbers, literals and plain text.
         line.removeAll(keepingCapacity: true)
         for (position, value) in row.enumerated() {
             if position > 0 { line.append(dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
-            switch value {
-            case .none, .some(.null): break
-            case .some(.bool(let flag)): line.append(contentsOf: (flag ? "true" : "false").utf8)
-            case .some(.number(let number)): appendCell(number.text)
-            case .some(.string(let string)): appendCell(string)
-            case .some(.array), .some(.object): appendCell(CellText.plain(value))
+            appendCell(value)
+        }
+        line.append(contentsOf: lineEnd.utf8)
+        try sink.write(line)
+    }
+
+    /// Writes the row straight from the text: plain strings, numbers and literals are copied as they are
+    /// written there, and only escaped strings, arrays and objects are built, to be written as values are.
+    mutating func write(
+        _ projection: JSONTextProjection, in text: UnsafeRawBufferPointer, to sink: inout some OutputSink
+    )
+        throws
+    {
+        line.removeAll(keepingCapacity: true)
+        for (position, slice) in projection.slices.enumerated() {
+            if position > 0 { line.append(dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
+            guard let slice else { continue }
+            switch slice.kind {
+            case .null: break
+            case .bool(let flag): line.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .number:
+                appendCell(UnsafeRawBufferPointer(rebasing: text[slice.range]))
+            case .string(escaped: false):
+                // Between the quotes: the string's UTF-8 exactly, as the parser would have made it.
+                let contents = (slice.range.lowerBound + 1)..<(slice.range.upperBound - 1)
+                appendCell(UnsafeRawBufferPointer(rebasing: text[contents]))
+            case .string(escaped: true), .array, .object:
+                appendCell(try JSONTextProjection.value(of: slice, in: text))
             }
         }
         line.append(contentsOf: lineEnd.utf8)
         try sink.write(line)
     }
 
+    private mutating func appendCell(_ value: JSONValue?) {
+        switch value {
+        case .none, .some(.null): break
+        case .some(.bool(let flag)): line.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .some(.number(let number)): appendCell(number.text)
+        case .some(.string(let string)): appendCell(string)
+        case .some(.array), .some(.object): appendCell(CellText.plain(value))
+        }
+    }
+
     private mutating func appendCell(_ text: String) {
+        var text = text
+        text.withUTF8 { appendCell(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func appendCell(_ bytes: UnsafeRawBufferPointer) {
         switch dialect {
-        case .csv: Self.appendCSV(text, to: &line)
-        case .tsv: Self.appendTSV(text, to: &line)
+        case .csv: Self.appendCSV(bytes, to: &line)
+        case .tsv: Self.appendTSV(bytes, to: &line)
         }
     }
 
@@ -63,31 +127,27 @@ struct DelimitedRenderer: TabularRenderer {
         line.removeAll(keepingCapacity: true)
         for (position, cell) in cells.enumerated() {
             if position > 0 { line.append(dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
-            switch dialect {
-            case .csv: Self.appendCSV(cell, to: &line)
-            case .tsv: Self.appendTSV(cell, to: &line)
-            }
+            appendCell(cell)
         }
         line.append(contentsOf: lineEnd.utf8)
         try sink.write(line)
     }
 
-    static func appendCSV(_ cell: String, to line: inout [UInt8]) {
-        var cell = cell
-        let needsQuotes = cell.withUTF8 { bytes in
-            bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    static func appendCSV(_ cell: UnsafeRawBufferPointer, to line: inout [UInt8]) {
+        let needsQuotes = cell.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
         }
-        guard needsQuotes else { return cell.withUTF8 { line.append(contentsOf: $0) } }
+        guard needsQuotes else { return line.append(contentsOf: cell) }
         line.append(UInt8(ascii: "\""))
-        for byte in cell.utf8 {
+        for byte in cell {
             if byte == UInt8(ascii: "\"") { line.append(byte) }
             line.append(byte)
         }
         line.append(UInt8(ascii: "\""))
     }
 
-    static func appendTSV(_ cell: String, to line: inout [UInt8]) {
-        for byte in cell.utf8 {
+    static func appendTSV(_ cell: UnsafeRawBufferPointer, to line: inout [UInt8]) {
+        for byte in cell {
             switch byte {
             case UInt8(ascii: "\\"): line.append(contentsOf: #"\\"#.utf8)
             case 0x09: line.append(contentsOf: #"\t"#.utf8)

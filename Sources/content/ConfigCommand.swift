@@ -26,6 +26,7 @@ struct ConfigCommand: AsyncParsableCommand {
     /// `content config path`.
     struct Path: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "path",
             abstract: "Print the configuration file content would read, and why (on stderr).",
             discussion: "Exits 3 when no configuration file exists in any place content looks."
         )
@@ -47,6 +48,7 @@ struct ConfigCommand: AsyncParsableCommand {
     /// `content config validate [FILE]`.
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check a configuration file: YAML, keys, types, and every backend's own settings.",
             discussion: "Prints every problem as file:line:column: key.path: message, and exits 3 if there is any."
         )

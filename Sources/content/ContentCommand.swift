@@ -9,21 +9,20 @@ import Foundation
 /// It lists the subcommands and maps every failure to an exit code.
 @main
 struct ContentCommand: AsyncParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "content",
-            abstract: "Query headless content backends and render what they return.",
-            discussion: """
-                Backends are configured by name in content.yaml; `content config --help` shows the format.
-                Data goes to stdout, diagnostics to stderr.
+    // Built once: the parser asks for it many times, and the subcommand list comes from the plugin registry.
+    static let configuration = CommandConfiguration(
+        commandName: "content",
+        abstract: "Query headless content backends and render what they return.",
+        discussion: """
+            Backends are configured by name in content.yaml; `content config --help` shows the format.
+            Data goes to stdout, diagnostics to stderr.
 
-                \(ExitStatus.helpTable)
-                """,
-            version: ContentVersion.current,
-            subcommands: [BackendsCommand.self, ConfigCommand.self, FormatCommand.self, ServeCommand.self]
-                + contributedCommands
-        )
-    }
+            \(ExitStatus.helpTable)
+            """,
+        version: ContentVersion.current,
+        subcommands: [BackendsCommand.self, ConfigCommand.self, FormatCommand.self, ServeCommand.self]
+            + contributedCommands
+    )
 
     /// The commands of every built-in plugin that contributes some.
     private static var contributedCommands: [any ParsableCommand.Type] {

@@ -82,6 +82,56 @@ struct ReadAheadItemReaderTests {
         #expect(try items.next() == nil)
     }
 
+    @Test func mixingValuesAndTextsGivesEveryItemInOrderThenTheEnd() throws {
+        // Every third item as a value, the rest as text: each way crosses a batch boundary (256 and 512 as text,
+        // 768 as a value), so neither may skip or repeat an item when the other moved to a new batch.
+        let total = 800
+        #expect(total > 3 * ReadAheadItemReader.batchSize)
+        let values = (0..<total).map { #"{ "n" : \#($0) , "s" : "é\"\#($0)\/" , "a" : [ -0.0 , null , true , {} ] }"# }
+        let items = ReadAheadItemReader(try Self.reader("[ " + values.joined(separator: " ,\n ") + " ]")) {
+            Failure(error: $0)
+        }
+        let expected = try values.map { try JSONParser().parse($0) }
+        var read: [JSONValue] = []
+        for index in 0..<total {
+            if index % 3 == 0 {
+                let value = try items.next()
+                read.append(try #require(value, "item \(index) as a value"))
+            } else {
+                var bytes: [UInt8] = []
+                #expect(try items.nextText { bytes = Array($0) }, "item \(index) as text")
+                read.append(try JSONParser().parse(bytes))
+            }
+        }
+        #expect(read == expected)
+        // The end, however it is asked for, and `body` is not called there.
+        var calledAfterTheEnd = false
+        #expect(try !items.nextText { _ in calledAfterTheEnd = true })
+        #expect(try items.next() == nil)
+        #expect(try !items.nextText { _ in calledAfterTheEnd = true })
+        #expect(!calledAfterTheEnd)
+    }
+
+    @Test func aFailureComesThroughNextTextAfterEveryItemReadBeforeIt() throws {
+        let values = (1...300).map { #"{"n":\#($0),"s":"\u00e9 \#($0)"}"# }
+        let text = "[" + values.joined(separator: ",") + ",tru]"
+        let items = ReadAheadItemReader(try Self.reader(text)) { Failure(error: $0) }
+        let expected = try values.map { try JSONParser().parse($0) }
+        var read: [JSONValue] = []
+        let failure = #expect(throws: Failure.self) {
+            while try items.nextText({ read.append(try JSONParser().parse(Array($0))) }) {}
+        }
+        guard case .malformed(let parse) = failure?.error else {
+            Issue.record("expected a malformed-input failure, got \(String(describing: failure))")
+            return
+        }
+        #expect(parse.message.contains("true"))
+        #expect(read == expected)
+        var calledAfterTheFailure = false
+        #expect(try !items.nextText { _ in calledAfterTheFailure = true })
+        #expect(!calledAfterTheFailure)
+    }
+
     @Test func readingStaysABoundedWayAheadOfTheConsumer() async throws {
         let delivered = Counter()
         let item = #"{"text":"\#(String(repeating: "x", count: 100))"}"#

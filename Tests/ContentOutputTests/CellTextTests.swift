@@ -41,7 +41,7 @@ struct CellTextTests {
     @Test func csvQuotesOnlyWhenNeeded() {
         func csv(_ text: String) -> String {
             var line: [UInt8] = []
-            DelimitedRenderer.appendCSV(text, to: &line)
+            Array(text.utf8).withUnsafeBytes { DelimitedRenderer.appendCSV($0, to: &line) }
             return String(decoding: line, as: UTF8.self)
         }
         #expect(csv("plain text") == "plain text")
@@ -54,7 +54,7 @@ struct CellTextTests {
 
     @Test func tsvEscapesWhatItCannotQuote() {
         var line: [UInt8] = []
-        DelimitedRenderer.appendTSV("a\tb\nc\\d\re", to: &line)
+        Array("a\tb\nc\\d\re".utf8).withUnsafeBytes { DelimitedRenderer.appendTSV($0, to: &line) }
         #expect(String(decoding: line, as: UTF8.self) == #"a\tb\nc\\d\re"#)
     }
 

@@ -228,6 +228,15 @@ struct OutputPipelineTests {
 
     // MARK: - Items from a reader
 
+    /// Settings with nothing set, and with every option that changes the bytes.
+    private static func plainAndDressed(_ format: OutputFormat, _ fields: FieldSelection?) -> [OutputSettings] {
+        [
+            OutputSettings(format: format, fields: fields),
+            OutputSettings(
+                format: format, fields: fields, pretty: true, color: true, isTerminal: true, width: 40, crlf: true),
+        ]
+    }
+
     /// The bytes an entry point writes, and what it reports.
     private static func output(
         _ settings: OutputSettings,
@@ -247,10 +256,7 @@ struct OutputPipelineTests {
         let items =
             hostile + [.object(["id": .number(JSONNumber(6)), "late": .string("x,y")]), .object(["id": .null])]
         let selection = try fields.map { try FieldSelection(parsing: $0) }
-        let plain = OutputSettings(format: format, fields: selection)
-        let dressed = OutputSettings(
-            format: format, fields: selection, pretty: true, color: true, isTerminal: true, width: 40, crlf: true)
-        for settings in [plain, dressed] {
+        for settings in Self.plainAndDressed(format, selection) {
             for window in [1000, 2] {
                 let whole = try await Self.output(settings, window: window) { pipeline, sink in
                     try await pipeline.render(ContentResult(body: .document(.array(items))), to: &sink)
@@ -349,6 +355,109 @@ struct OutputPipelineTests {
         }
         #expect(sink.text == "n\n1\n2\n3\n")
     }
+
+    // MARK: - Items as text
+
+    /// The hand-written texts, then the hostile fixture as `JSONValue.write(to:)` writes it: text no serializer
+    /// would produce beside text it does.
+    private static func itemTexts() throws -> [[UInt8]] {
+        let hostile = try Fixtures.hostileItems
+        let fixture = try #require(hostile.arrayValue)
+        return handWrittenItemTexts.map { Array($0.utf8) }
+            + fixture.map { item -> [UInt8] in
+                var text: [UInt8] = []
+                item.write(to: &text)
+                return text
+            }
+    }
+
+    @Test(arguments: [OutputFormat.csv, .tsv, .markdown, .table], textFieldSelections)
+    func itemTextRendersLikeTheParsedItems(format: OutputFormat, fields: String?) async throws {
+        // Rows found in the text must be byte for byte the rows built from parsed values.
+        let texts = try Self.itemTexts()
+        let items = try texts.map { try JSONParser().parse($0) }
+        let selection = try fields.map { try FieldSelection(parsing: $0) }
+        for settings in Self.plainAndDressed(format, selection) {
+            for window in [1000, 2] {
+                let whole = try await Self.output(settings, window: window) { pipeline, sink in
+                    try await pipeline.render(ContentResult(body: .document(.array(items))), to: &sink)
+                }
+                let listed = try await Self.output(settings, window: window) { pipeline, sink in
+                    try await pipeline.render(items: ListReader(items), to: &sink)
+                }
+                let log = ReadingLog()
+                let texted = try await Self.output(settings, window: window) { pipeline, sink in
+                    try await pipeline.render(items: TextListReader(texts, log: log), to: &sink)
+                }
+                let context = "\(format) fields \(fields ?? "none") window \(window) pretty \(settings.pretty)"
+                #expect(texted.bytes == whole.bytes, "\(context): \(String(decoding: texted.bytes, as: UTF8.self))")
+                #expect(texted.bytes == listed.bytes, "\(context)")
+                #expect(texted.summary == whole.summary, "\(context)")
+                #expect(texted.summary == listed.summary, "\(context)")
+                #expect(texted.summary.itemCount == texts.count, "\(context)")
+                // The comparison proves something only if rows really came from the text.
+                if selection == nil {
+                    #expect(log.textReads == 0, "\(context): without fields every item is built")
+                } else if format == .csv || format == .tsv {
+                    #expect(log.textReads == texts.count, "\(context): no sample window, every row from the text")
+                } else if window < texts.count {
+                    #expect(log.textReads > 0, "\(context): the rows after the window come from the text")
+                }
+            }
+        }
+    }
+
+    @Test func itemTextFailingMidwayWritesTheRowsBeforeItAsTheyAreRead() async throws {
+        let texts = (1...5).map { Array(#"{ "s" : "row, \#($0)" , "n" : \#($0) }"#.utf8) }
+        let settings = OutputSettings(format: .csv, fields: try FieldSelection(parsing: "n,s"))
+        let log = ReadingLog()
+        var sink = LoggingSink(log: log)
+        await #expect(throws: TextListReader.Failure.self) {
+            _ = try await OutputPipeline(settings: settings)
+                .render(items: TextListReader(texts, failingAt: 3, log: log), to: &sink)
+        }
+        let header = "n,s\n"
+        let rows = ["1,\"row, 1\"\n", "2,\"row, 2\"\n", "3,\"row, 3\"\n"]
+        #expect(log.written == Array((header + rows.joined()).utf8))
+        // The same rows as the first three items in a document give.
+        let before = try texts.prefix(3).map { try JSONParser().parse($0) }
+        let whole = try await Self.output(settings) { pipeline, sink in
+            try await pipeline.render(ContentResult(body: .document(.array(before))), to: &sink)
+        }
+        #expect(log.written == whole.bytes)
+        // No sample window: each row is out before the next item is asked for, the failing one included.
+        #expect(log.writtenBeforeEachCall == (0...3).map { Array((header + rows.prefix($0).joined()).utf8) })
+        #expect(log.textReads == 3)
+    }
+
+    @Test(arguments: [OutputFormat.csv, .tsv, .markdown, .table])
+    func aFieldMappedOverAnArrayFallsBackToBuiltItems(format: OutputFormat) async throws {
+        let selection = try FieldSelection(parsing: "title,xs=tags[].x,tags[],n=image[].deep[1],price")
+        // A precondition, not the point: `[]` is what the projection cannot find in text.
+        let projectable = JSONTextProjection(paths: selection.fields.map(\.path)) != nil
+        #expect(!projectable)
+        let mapped = [
+            #" { "tags" : [ {"x":1} , {"y":2} , {"x":"a,\"b\"\n"} , 3 ] , "title" : "mapped" } "#,
+            #"{"image":[{"deep":[0,"one, \u0031"]},{"deep":[]},{"deep":[0,{"k":null}]}],"price":-0.0}"#,
+        ]
+        let texts = try Self.itemTexts() + mapped.map { Array($0.utf8) }
+        let items = try texts.map { try JSONParser().parse($0) }
+        for window in [1000, 2] {
+            let settings = OutputSettings(format: format, fields: selection)
+            let whole = try await Self.output(settings, window: window) { pipeline, sink in
+                try await pipeline.render(ContentResult(body: .document(.array(items))), to: &sink)
+            }
+            let log = ReadingLog()
+            let texted = try await Self.output(settings, window: window) { pipeline, sink in
+                try await pipeline.render(items: TextListReader(texts, log: log), to: &sink)
+            }
+            let context = "\(format) window \(window)"
+            #expect(texted.bytes == whole.bytes, "\(context): \(String(decoding: texted.bytes, as: UTF8.self))")
+            #expect(texted.summary == whole.summary, "\(context)")
+            #expect(texted.summary.itemCount == texts.count, "\(context)")
+            #expect(log.textReads == 0, "\(context): every item built, none read as text")
+        }
+    }
 }
 
 /// Field selections for the reader tests: none, nested paths with missing values, a whole object
@@ -376,4 +485,117 @@ private struct ListReader: ItemReader {
         defer { position += 1 }
         return items[position]
     }
+}
+
+/// Field selections for the text reader tests: none; the usual paths with escaped, duplicate and missing members;
+/// names equal only canonically, `0` and `[0]` on a bare array, `.1` and `[1]` side by side, a dotted name; one
+/// path twice under two names beside its parent.
+private let textFieldSelections: [String?] = [
+    nil,
+    "title,price,tags[1],tags.0,image._path,image,missing.deep,dup.inner",
+    #"caf\#u{E9},dup,tags,at0=[0],zero=0,odd=["odd.name"],image.width,tags.1,tags[1]"#,
+    "p=image._path,image._path,image,i=image,dup.inner,dup,missing",
+]
+
+/// Items as a person or another tool writes them, never as `JSONValue.write(to:)` does.
+///
+/// Whitespace between tokens, escaped and duplicate member names (the last wins), escapes in values, numbers as
+/// written, items that are not objects: a projection must read from them exactly what the parser builds.
+private let handWrittenItemTexts: [String] = [
+    // Whitespace of every kind around and between tokens; the escaped duplicate of `title` comes last and wins.
+    #"\#r\#n {\#t"title" : "loses" ,\#n "\u0074itle"\#t:\#t"Surf, \"Sun\"\\shade\/roof" ,\#r\#n "price" :-0.0 ,"#
+        + #" "tags" : [ "a" , "b,c" , "d" ] , "image" : { "_path" : "/a.jpg" , "width" : 1200 } }\#n\#t "#,
+    // An escaped name a later plain one replaces; escapes of every kind; a later `dup` without `inner`.
+    #"{"\u0074itle":"loses","title":"Caf\u00e9 \ud83c\udfc4\ttab\r\nCRLF\nLF","price":1E+2,"tags":["x","y\nz",7],"#
+        + #""image":null,"dup":{"inner":"early"},"dup":{"other":1}}"#,
+    // Plain text with a comma, a pipe and emoji, copied as written; `tags` an object whose names are numbers.
+    #"{"price":12345678901234567890,"title":"東京, 🏄‍♀️ | plain","tags":{"1":"one","0":"zero"},"image":true,"#
+        + #""dup":{"inner":"early"},"dup":{"inner":"late","inner":"later"},"missing":{"deep":false}}"#,
+    #"  "just a string, not an object"  "#,
+    #"[ "zero" , { "title" : "inside an array" } , [ 1 , 2 ] ]"#,
+    "null",
+    " true ",
+    "-12.5e3",
+    "{ }",
+    // Objects and arrays as values, numbers inside arrays, a name holding a dot, a number replaced by an object.
+    #"{"title":"","price":false,"tags":[0,-0.0,1E-7,null],"image":{"_path":{"deep":[1,{"x":"y"}]},"width":-1.5e-3},"#
+        + #""missing":{"deep":null},"odd.name":"dotted","dup":5,"dup":{"inner":"from the later object"}}"#,
+    // Later duplicates that drop what the earlier ones had.
+    #"{"tags":["a","b"],"tags":["only"],"image":{"_path":"/first.jpg"},"image":{"width":5},"dup":{"inner":"x"},"#
+        + #""dup":null,"price":true}"#,
+    // Names equal only as Swift compares strings (precomposed, decomposed escaped or raw), either way round.
+    #"{"caf\#u{E9}":"precomposed","cafe\u0301":"decomposed, escaped","title":"back\\slash \"quoted\" \/ \u00e9"}"#,
+    #"{"cafe\#u{301}":"decomposed","caf\#u{E9}":"precomposed, raw","price":-0}"#,
+    // Control characters, a name that only looks like `title`, a `tags` that is neither an array nor an object.
+    #"{"ti\"tle":"not the title","title":"\u001b[31mred\u001b[0m\u0000nul","price":0.5e+10,"tags":"no"}"#,
+]
+
+/// Hands out items kept as JSON text, as a file reader does: `next()` parses one, `nextText(_:)` hands its bytes
+/// over unparsed; with `failingAt`, throws instead of handing out that one.
+private struct TextListReader: ItemTextReader {
+    struct Failure: Error {}
+
+    let texts: [[UInt8]]
+    let failingAt: Int?
+    let log: ReadingLog
+    private var position = 0
+
+    init(_ texts: [[UInt8]], failingAt: Int? = nil, log: ReadingLog = ReadingLog()) {
+        self.texts = texts
+        self.failingAt = failingAt
+        self.log = log
+    }
+
+    mutating func next() throws -> JSONValue? {
+        guard let text = try advance(.value) else { return nil }
+        return try JSONParser().parse(text)
+    }
+
+    mutating func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard let text = try advance(.text) else { return false }
+        try text.withUnsafeBytes { try body($0) }
+        return true
+    }
+
+    /// The next item's text, noting the call and how the item was asked for.
+    private mutating func advance(_ read: ReadingLog.Read) throws -> [UInt8]? {
+        log.noteCall()
+        if position == failingAt { throw Failure() }
+        guard position < texts.count else { return nil }
+        log.noteHandedOut(read)
+        position += 1
+        return texts[position - 1]
+    }
+}
+
+/// What a reader was asked for and what a sink received, in order: shared by both, so a test sees when rows go
+/// out relative to the reads, and whether the rows came from text at all.
+private final class ReadingLog {
+    /// How an item was handed out.
+    enum Read: Equatable {
+        case value
+        case text
+    }
+
+    /// How each item handed out was asked for.
+    private(set) var reads: [Read] = []
+    /// Everything the sink received.
+    private(set) var written: [UInt8] = []
+    /// What the sink had received at each call to the reader, the end or a failure included.
+    private(set) var writtenBeforeEachCall: [[UInt8]] = []
+
+    /// How many items were handed out as text.
+    var textReads: Int { reads.count(where: { $0 == .text }) }
+
+    func noteCall() { writtenBeforeEachCall.append(written) }
+    func noteHandedOut(_ read: Read) { reads.append(read) }
+    func noteWrite(_ bytes: some Collection<UInt8>) { written.append(contentsOf: bytes) }
+}
+
+/// A sink that records into a ``ReadingLog``, interleaved with the reads.
+private struct LoggingSink: OutputSink {
+    let log: ReadingLog
+
+    mutating func write(_ bytes: some Collection<UInt8>) { log.noteWrite(bytes) }
+    mutating func flush() {}
 }

@@ -84,10 +84,17 @@ let benchmarks: @Sendable () -> Void = {
             measure("format/\(format.rawValue)/aem-\(count)", setup: aemSetup) { benchmark in
                 let aem = Inputs.aem(count)
                 for _ in benchmark.scaledIterations {
-                    var reader = JSONItemReader(
-                        input: JSONMemoryInput(aem), itemsPath: settings.itemsPath,
-                        keeping: settings.fields?.fields.map(\.path))
-                    _ = try reader.start()
+                    let reader = try startedReader(aem, settings: settings)
+                    var sink = MemorySink()
+                    _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
+                    blackHole(sink.bytes.count)
+                }
+            }
+            // What `content format FILE` runs, on one thread here: rows found in each item's text, none built.
+            measure("format/\(format.rawValue)-from-text/aem-\(count)", setup: aemSetup) { benchmark in
+                let aem = Inputs.aem(count)
+                for _ in benchmark.scaledIterations {
+                    let reader = BatchTextReader(try startedReader(aem, settings: settings))
                     var sink = MemorySink()
                     _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
                     blackHole(sink.bytes.count)
@@ -104,6 +111,50 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         }
+    }
+}
+
+/// A streaming reader over `bytes` as `content format` makes one, already at the first item.
+func startedReader(_ bytes: [UInt8], settings: OutputSettings) throws -> JSONItemReader {
+    var reader = JSONItemReader(
+        input: JSONMemoryInput(bytes), itemsPath: settings.itemsPath, keeping: settings.fields?.fields.map(\.path))
+    _ = try reader.start()
+    return reader
+}
+
+/// Items as `content format` hands them from a file, on one thread.
+///
+/// They are copied in batches of compact text and each row is read from its item's text; the reading thread of
+/// the real path is this reader's `refill`, run inline.
+struct BatchTextReader: ItemTextReader {
+    private var reader: JSONItemReader
+    private var batch = JSONItemBatch()
+    private var position = 0
+
+    init(_ reader: JSONItemReader) {
+        self.reader = reader
+    }
+
+    mutating func next() throws -> JSONValue? {
+        guard try refill() else { return nil }
+        position += 1
+        return try batch.item(at: position - 1)
+    }
+
+    mutating func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard try refill() else { return false }
+        position += 1
+        try batch.withText(at: position - 1, body)
+        return true
+    }
+
+    /// Whether an item is left, reading the next batch when this one is used up.
+    private mutating func refill() throws -> Bool {
+        guard position == batch.count else { return true }
+        batch = JSONItemBatch()
+        position = 0
+        while batch.count < 256, try batch.append(from: &reader) {}
+        return batch.count > 0
     }
 }
 

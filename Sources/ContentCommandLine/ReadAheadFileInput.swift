@@ -1,0 +1,143 @@
+internal import ContentJSON
+internal import Foundation
+
+/// A regular file read on a thread of its own, a few chunks ahead of whoever parses it.
+///
+/// Copying a large file out of the page cache costs about a third of what skipping through it does. Done here,
+/// that copy runs on the core that otherwise only writes rows, and the parsing thread copies each chunk from
+/// memory another core has just written, several times faster. Chunks are recycled, so memory stays a few
+/// megabytes however large the file.
+final class ReadAheadFileInput: JSONByteInput {
+    /// The chunks between the two threads; every field is read and written with `condition` locked.
+    private final class Queue: @unchecked Sendable {
+        let condition = NSCondition()
+        /// Chunks read and not yet taken, in file order; each holds exactly the bytes read.
+        var filled: [[UInt8]] = []
+        /// Chunks taken and used up, for the reading thread to fill again.
+        var spare: [[UInt8]] = []
+        var failure: JSONInputReadError?
+        /// The end of the file has been read: no chunk will follow `filled`.
+        var finished = false
+        /// The input is gone: the reading thread stops.
+        var abandoned = false
+    }
+
+    /// Hands the file to the reading thread, the only place it is read from once this input exists.
+    private final class FileHandover: @unchecked Sendable {
+        let file: FileDescriptorInput
+
+        init(_ file: FileDescriptorInput) {
+            self.file = file
+        }
+    }
+
+    static let chunkSize = 1 << 20
+    /// Chunks read ahead at most.
+    static let depth = 3
+
+    private let queue = Queue()
+    private let file: FileDescriptorInput
+    private var current: [UInt8] = []
+    private var offset = 0
+
+    /// Starts reading `file`, a regular file, on a new thread.
+    init(_ file: FileDescriptorInput) {
+        self.file = file
+        let queue = queue
+        let handover = FileHandover(file)
+        Thread.detachNewThread {
+            Thread.current.name = "content-file"
+            Self.fill(queue, from: handover.file)
+        }
+    }
+
+    deinit {
+        queue.condition.lock()
+        queue.abandoned = true
+        queue.condition.broadcast()
+        queue.condition.unlock()
+    }
+
+    var isRestartable: Bool { true }
+
+    func hasBytesReady() -> Bool { true }
+
+    /// The file read again from its start, ahead on a thread of its own as well.
+    func restarted() -> ReadAheadFileInput? {
+        file.restarted().map(ReadAheadFileInput.init)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(JSONInputReadError) -> Int {
+        if offset == current.count {
+            queue.condition.lock()
+            if !current.isEmpty {
+                queue.spare.append(current)
+                current = []
+            }
+            while queue.filled.isEmpty, !queue.finished { queue.condition.wait() }
+            guard !queue.filled.isEmpty else {
+                let failure = queue.failure
+                queue.condition.unlock()
+                if let failure { throw failure }
+                return 0
+            }
+            current = queue.filled.removeFirst()
+            queue.condition.broadcast()
+            queue.condition.unlock()
+            offset = 0
+        }
+        let count = min(buffer.count, current.count - offset)
+        guard count > 0, let destination = buffer.baseAddress else { return 0 }
+        current.withUnsafeBytes { source in
+            if let start = source.baseAddress { destination.copyMemory(from: start + offset, byteCount: count) }
+        }
+        offset += count
+        return count
+    }
+
+    private static func fill(_ queue: Queue, from file: FileDescriptorInput) {
+        while true {
+            queue.condition.lock()
+            while queue.filled.count >= depth, !queue.abandoned { queue.condition.wait() }
+            if queue.abandoned {
+                queue.condition.unlock()
+                return
+            }
+            var chunk = queue.spare.popLast() ?? []
+            queue.condition.unlock()
+
+            // Fill the chunk to the brim, so the parser takes a megabyte at a time.
+            if chunk.count != chunkSize { chunk = [UInt8](repeating: 0, count: chunkSize) }
+            var used = 0
+            var failure: JSONInputReadError?
+            while used < chunkSize {
+                let read: Result<Int, JSONInputReadError> = chunk.withUnsafeMutableBytes { raw in
+                    do throws(JSONInputReadError) {
+                        return .success(try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[used...])))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                guard case .success(let count) = read, count > 0 else {
+                    if case .failure(let error) = read { failure = error }
+                    break
+                }
+                used += count
+            }
+            let atEnd = used < chunkSize
+
+            queue.condition.lock()
+            if used > 0 {
+                if used < chunkSize { chunk.removeSubrange(used...) }
+                queue.filled.append(chunk)
+            }
+            if atEnd {
+                queue.finished = true
+                queue.failure = failure
+            }
+            queue.condition.broadcast()
+            queue.condition.unlock()
+            if atEnd { return }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+public import ContentJSON
+
+/// Hands out items one at a time, synchronously: a streaming reader over a file or pipe.
+public protocol ItemReader {
+    /// The next item, or `nil` after the last.
+    ///
+    /// - Returns: The item.
+    /// - Throws: Why reading failed.
+    mutating func next() throws -> JSONValue?
+}
+
+extension JSONItemReader: ItemReader {}
+
+/// A reader that can also hand out each item as its JSON text.
+///
+/// CSV with `--fields` needs a few members of each item: found in the text with a ``JSONTextProjection``,
+/// they are written without the item ever being built. A caller may mix ``next()`` and ``nextText(_:)``.
+public protocol ItemTextReader: ItemReader {
+    /// Calls `body` with the next item's JSON text.
+    ///
+    /// Not generic, so a call through `any ItemTextReader` looks up no metadata: it runs once per item.
+    ///
+    /// - Parameter body: What to do with the text; it must not keep the buffer.
+    /// - Returns: Whether there was an item; `false` after the last (without calling `body`).
+    /// - Throws: Why reading failed, or what `body` threw.
+    mutating func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
+}
