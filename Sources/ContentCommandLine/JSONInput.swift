@@ -77,10 +77,18 @@ public enum JSONInput {
     }
 
     /// A reader whose failures carry the input's name.
-    struct ReportingReader: ItemReader {
+    struct ReportingReader: ItemTextReader {
         var reader: JSONItemReader
         let source: String
         let itemsPath: JSONPath?
+        /// The current item's text, for ``nextText(_:)``.
+        private var text: [UInt8] = []
+
+        init(reader: JSONItemReader, source: String, itemsPath: JSONPath?) {
+            self.reader = reader
+            self.source = source
+            self.itemsPath = itemsPath
+        }
 
         mutating func next() throws -> JSONValue? {
             do {
@@ -88,6 +96,22 @@ public enum JSONInput {
             } catch {
                 throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
             }
+        }
+
+        mutating func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+            text.removeAll(keepingCapacity: true)
+            do throws(JSONItemReaderError) {
+                guard try reader.nextEncoded(into: &text) else { return false }
+            } catch {
+                throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
+            }
+            do {
+                try text.withUnsafeBytes(body)
+            } catch let error as JSONParseError {
+                // The reader wrote this text from checked input, so this is only a safeguard.
+                throw JSONInput.failure(.malformed(error), source: source, itemsPath: itemsPath)
+            }
+            return true
         }
     }
 

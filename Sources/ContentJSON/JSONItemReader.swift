@@ -203,9 +203,10 @@ public struct JSONItemReader {
 
     /// Appends the next item to `output` as compact JSON text (only what `keeping` reads), building no values.
     ///
+    /// - Parameter output: Where the text goes, after what it holds already.
     /// - Returns: Whether there was an item.
     /// - Throws: ``JSONItemReaderError``.
-    mutating func nextEncoded(into output: inout [UInt8]) throws(JSONItemReaderError) -> Bool {
+    public mutating func nextEncoded(into output: inout [UInt8]) throws(JSONItemReaderError) -> Bool {
         let start = output.count
         let found: Bool? = try nextItem(
             reading: { skipper, keep, depth throws(JSONSkipFailure) in

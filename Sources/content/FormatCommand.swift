@@ -17,8 +17,8 @@ struct FormatCommand: AsyncParsableCommand {
               curl -s https://example.com/api | content format - -o table
 
             The input is read as it arrives, in constant memory whatever its size, and only the members
-            --fields names are decoded; a file is parsed on a second thread while rows are written (CSV and
-            TSV rows with --fields straight from each item's text), and from a pipe each item is shown as
+            --fields names are decoded (CSV and TSV rows are then cut straight from each item's text); a
+            file is parsed on a second thread while rows are written, and from a pipe each item is shown as
             soon as it is read. A document whose items are not at the top needs --items. Several JSON
             values one after another (NDJSON) are read in turn: in each, the array at --items (or the
             value itself) gives the items; a single value that is not a list is shown as one record.

@@ -1,3 +1,4 @@
+import ContentCore
 import ContentJSON
 import ContentOutput
 import Synchronization
@@ -143,5 +144,41 @@ struct ReadAheadItemReaderTests {
         let bound = ReadAheadItemReader.batchSize * (ReadAheadItemReader.queueLength + 2) * item.utf8.count + 8192
         #expect(delivered.count <= bound)
         #expect(delivered.count < text.utf8.count / 2)
+    }
+}
+
+/// From a pipe, items are read one at a time; asked for as text, they must be what asking for values gives.
+struct ReportingReaderTests {
+    @Test func textsAndValuesAreTheSameItemsAndFailuresNameTheSource() throws {
+        let values = (0..<40).map { #"{ "n" : \#($0) , "s" : "\u00e9\"\#($0)" , "skip" : [ 1 , { "x" : null } ] }"# }
+        let text = "[" + values.joined(separator: ",") + ",{\"n\": tru}]"
+        var reader = JSONItemReader(
+            input: JSONMemoryInput(Array(text.utf8), chunkSize: 7), itemsPath: nil,
+            keeping: [try JSONPath(parsing: "n"), try JSONPath(parsing: "s")], bufferSize: 16)
+        #expect(try reader.start() == .items)
+        var items = JSONInput.ReportingReader(reader: reader, source: "in.json", itemsPath: nil)
+        var read: [JSONValue] = []
+        #expect {
+            while true {
+                if read.count % 2 == 0 {
+                    guard try items.nextText({ read.append(try JSONParser().parse(Array($0))) }) else { break }
+                } else {
+                    guard let value = try items.next() else { break }
+                    read.append(value)
+                }
+            }
+        } throws: { error in
+            guard let failure = error as? JSONInputError else { return false }
+            return failure.source == "in.json" && failure.category == .malformedInput && failure.line == 1
+        }
+        let expected = try values.map { text -> JSONValue in
+            var value = try JSONParser().parse(text)
+            if case .object(var object) = value {
+                object["skip"] = nil
+                value = .object(object)
+            }
+            return value
+        }
+        #expect(read == expected)
     }
 }
