@@ -115,8 +115,11 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
     @inline(__always)
     func child(of node: Node, matching key: UnsafeRawBufferPointer) -> Int? {
         guard let keyBase = key.baseAddress, let namesBase = nameBytes.baseAddress else { return nil }
+        let first = keyBase.load(as: UInt8.self)
+        // Most names of the same length differ in their first byte: no call for those.
         for child in node.children where nameLengths[child] == key.count {
-            if memcmp(namesBase + nameStarts[child], keyBase, key.count) == 0 { return child }
+            let name = namesBase + nameStarts[child]
+            if name.load(as: UInt8.self) == first, memcmp(name, keyBase, key.count) == 0 { return child }
         }
         return nil
     }
