@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times `content format` against jq and against Python (orjson + csv) turning one AEM response into CSV,
-# with wall time and peak resident memory from GNU time. Build content first:
+# with wall time from bash's microsecond clock and peak resident memory from GNU time. Build content first:
 # swift build -c release --static-swift-stdlib
 #
 #   Benchmarks/compare-format.sh              # a 100 MB response, each tool run 5 times
@@ -17,6 +17,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 input="$work/aem-${size_mb}mb.json"
 python3 "$here/make-aem-response.py" --megabytes "$size_mb" > "$input"
+# Write the new file out now, not while the tools run: the kernel flushing 100 MB of dirty pages in the
+# background takes a core away from whichever tool is running.
+sync
 fields=title,activity,price,tripLength,primaryImage._dynamicUrl
 echo "input: $(du -m "$input" | cut -f1) MB, $(nproc) cores, $(uname -sm)"
 
