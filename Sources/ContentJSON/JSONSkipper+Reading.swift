@@ -115,6 +115,8 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
     @inline(__always)
     func child(of node: Node, matching key: UnsafeRawBufferPointer) -> Int? {
         guard let keyBase = key.baseAddress, let namesBase = nameBytes.baseAddress else { return nil }
+        // The empty name matches only itself, and has no first byte to compare.
+        guard !key.isEmpty else { return node.children.first { nameLengths[$0] == 0 } }
         let first = keyBase.load(as: UInt8.self)
         // Most names of the same length differ in their first byte: no call for those.
         for child in node.children where nameLengths[child] == key.count {

@@ -324,6 +324,20 @@ struct JSONItemReaderTests {
         }
     }
 
+    @Test func anEmptyMemberNameIsKeptOnlyWhereTheFieldsNameIt() {
+        // The empty name has no first byte: it must match itself and nothing else, beside names of every length.
+        let text = #"[{"a": 1, "": 2, "b": {"": 3, "c": 4}}, {"": [5]}]"#
+        let keep = [JSONPath([.member("")]), JSONPath([.member("b"), .member("")])]
+        let expected: [JSONValue] = [
+            .object(["": .number(JSONNumber(2)), "b": .object(["": .number(JSONNumber(3))])]),
+            .object(["": .array([.number(JSONNumber(5))])]),
+        ]
+        for setup in [ReadSetup.tiny, ReadSetup.whole] {
+            let outcome = readItems(Array(text.utf8), path: nil, keeping: keep, setup: setup)
+            #expect(outcome == .items(expected), "\(summary(outcome)); \(setup)")
+        }
+    }
+
     @Test func theFirstOfDuplicateNamesOnThePathIsFollowed() {
         let path = JSONPath([.member("data"), .member("items")])
         let one = JSONValue.number(JSONNumber(1))
