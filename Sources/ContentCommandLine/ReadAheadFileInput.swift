@@ -8,20 +8,6 @@ internal import Foundation
 /// memory another core has just written, several times faster. Chunks are recycled, so memory stays a few
 /// megabytes however large the file.
 final class ReadAheadFileInput: JSONByteInput {
-    /// The chunks between the two threads; every field is read and written with `condition` locked.
-    private final class Queue: @unchecked Sendable {
-        let condition = NSCondition()
-        /// Chunks read and not yet taken, in file order; each holds exactly the bytes read.
-        var filled: [[UInt8]] = []
-        /// Chunks taken and used up, for the reading thread to fill again.
-        var spare: [[UInt8]] = []
-        var failure: JSONInputReadError?
-        /// The end of the file has been read: no chunk will follow `filled`.
-        var finished = false
-        /// The input is gone: the reading thread stops.
-        var abandoned = false
-    }
-
     /// Hands the file to the reading thread, the only place it is read from once this input exists.
     private final class FileHandover: @unchecked Sendable {
         let file: FileDescriptorInput
@@ -35,7 +21,8 @@ final class ReadAheadFileInput: JSONByteInput {
     /// Chunks read ahead at most.
     static let depth = 3
 
-    private let queue = Queue()
+    /// Full chunks one way, used ones back; each chunk holds exactly the bytes read.
+    private let queue = ThreadHandoff<[UInt8], JSONInputReadError>(capacity: depth)
     private let file: FileDescriptorInput
     private var current: [UInt8] = []
     private var offset = 0
@@ -52,10 +39,7 @@ final class ReadAheadFileInput: JSONByteInput {
     }
 
     deinit {
-        queue.condition.lock()
-        queue.abandoned = true
-        queue.condition.broadcast()
-        queue.condition.unlock()
+        queue.abandon()
     }
 
     var isRestartable: Bool { true }
@@ -69,21 +53,12 @@ final class ReadAheadFileInput: JSONByteInput {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(JSONInputReadError) -> Int {
         if offset == current.count {
-            queue.condition.lock()
-            if !current.isEmpty {
-                queue.spare.append(current)
+            guard let chunk = try queue.take(handingBack: current.isEmpty ? nil : current) else {
                 current = []
-            }
-            while queue.filled.isEmpty, !queue.finished { queue.condition.wait() }
-            guard !queue.filled.isEmpty else {
-                let failure = queue.failure
-                queue.condition.unlock()
-                if let failure { throw failure }
+                offset = 0
                 return 0
             }
-            current = queue.filled.removeFirst()
-            queue.condition.broadcast()
-            queue.condition.unlock()
+            current = chunk
             offset = 0
         }
         let count = min(buffer.count, current.count - offset)
@@ -95,18 +70,10 @@ final class ReadAheadFileInput: JSONByteInput {
         return count
     }
 
-    private static func fill(_ queue: Queue, from file: FileDescriptorInput) {
+    private static func fill(_ queue: ThreadHandoff<[UInt8], JSONInputReadError>, from file: FileDescriptorInput) {
         while true {
-            queue.condition.lock()
-            while queue.filled.count >= depth, !queue.abandoned { queue.condition.wait() }
-            if queue.abandoned {
-                queue.condition.unlock()
-                return
-            }
-            var chunk = queue.spare.popLast() ?? []
-            queue.condition.unlock()
-
             // Fill the chunk to the brim, so the parser takes a megabyte at a time.
+            var chunk = queue.takeSpare() ?? []
             if chunk.count != chunkSize { chunk = [UInt8](repeating: 0, count: chunkSize) }
             var used = 0
             var failure: JSONInputReadError?
@@ -125,19 +92,8 @@ final class ReadAheadFileInput: JSONByteInput {
                 used += count
             }
             let atEnd = used < chunkSize
-
-            queue.condition.lock()
-            if used > 0 {
-                if used < chunkSize { chunk.removeSubrange(used...) }
-                queue.filled.append(chunk)
-            }
-            if atEnd {
-                queue.finished = true
-                queue.failure = failure
-            }
-            queue.condition.broadcast()
-            queue.condition.unlock()
-            if atEnd { return }
+            if used < chunkSize { chunk.removeSubrange(used...) }
+            guard queue.put(used > 0 ? chunk : nil, finishing: atEnd, failure: failure), !atEnd else { return }
         }
     }
 }

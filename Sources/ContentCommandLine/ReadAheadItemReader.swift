@@ -11,16 +11,6 @@ internal import Foundation
 /// must come out as soon as it is read, not when a batch fills. A failure comes out after every item read
 /// before it, as it would without reading ahead.
 final class ReadAheadItemReader: ItemTextReader {
-    /// The queue between the two threads; every field is read and written with `condition` locked.
-    private final class Queue: @unchecked Sendable {
-        let condition = NSCondition()
-        var batches: [JSONItemBatch] = []
-        var failure: (any Error)?
-        var finished = false
-        /// The consumer is gone: the reading thread stops at its next batch.
-        var abandoned = false
-    }
-
     /// Hands the reader to the reading thread, the only place it is used after `init`.
     private final class Handover: @unchecked Sendable {
         var reader: JSONItemReader
@@ -34,7 +24,7 @@ final class ReadAheadItemReader: ItemTextReader {
     /// Batches waiting at most: enough to ride out a slow write, few enough to keep memory flat.
     static let queueLength = 4
 
-    private let queue = Queue()
+    private let queue = ThreadHandoff<JSONItemBatch, any Error>(capacity: queueLength)
     private let failure: @Sendable (JSONItemReaderError) -> any Error
     private var current = JSONItemBatch()
     private var position = 0
@@ -56,10 +46,7 @@ final class ReadAheadItemReader: ItemTextReader {
     }
 
     deinit {
-        queue.condition.lock()
-        queue.abandoned = true
-        queue.condition.broadcast()
-        queue.condition.unlock()
+        queue.abandon()
     }
 
     func next() throws -> JSONValue? {
@@ -88,18 +75,8 @@ final class ReadAheadItemReader: ItemTextReader {
     /// - Returns: Whether there is an item (at `position - 1` of `current`); `false` after the last.
     private func advance() throws -> Bool {
         if position == current.count {
-            queue.condition.lock()
-            while queue.batches.isEmpty, !queue.finished { queue.condition.wait() }
-            if queue.batches.isEmpty {
-                let failure = queue.failure
-                queue.failure = nil
-                queue.condition.unlock()
-                if let failure { throw failure }
-                return false
-            }
-            current = queue.batches.removeFirst()
-            queue.condition.broadcast()
-            queue.condition.unlock()
+            guard let batch = try queue.take() else { return false }
+            current = batch
             position = 0
         }
         position += 1
@@ -107,7 +84,8 @@ final class ReadAheadItemReader: ItemTextReader {
     }
 
     private static func produce(
-        from handover: Handover, into queue: Queue, failure: @Sendable (JSONItemReaderError) -> any Error
+        from handover: Handover, into queue: ThreadHandoff<JSONItemBatch, any Error>,
+        failure: @Sendable (JSONItemReaderError) -> any Error
     ) {
         var done = false
         while !done {
@@ -124,19 +102,7 @@ final class ReadAheadItemReader: ItemTextReader {
                 problem = failure(error)
                 done = true
             }
-            queue.condition.lock()
-            while queue.batches.count >= queueLength, !queue.abandoned { queue.condition.wait() }
-            if queue.abandoned {
-                queue.condition.unlock()
-                return
-            }
-            if batch.count > 0 { queue.batches.append(batch) }
-            if done {
-                queue.finished = true
-                queue.failure = problem
-            }
-            queue.condition.broadcast()
-            queue.condition.unlock()
+            guard queue.put(batch.count > 0 ? batch : nil, finishing: done, failure: problem) else { return }
         }
     }
 }

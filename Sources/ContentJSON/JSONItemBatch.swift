@@ -39,21 +39,19 @@ public struct JSONItemBatch: Sendable {
     public func withText<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
         -> Result
     {
-        let start = position == 0 ? 0 : ends[position - 1]
-        let end = ends[position]
-        return try bytes.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[start..<end])) }
+        let range = textRange(at: position)
+        return try bytes.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[range])) }
     }
 
     /// The item at `position`: the value ``JSONItemReader/next()`` would have returned.
     ///
     /// - Throws: ``JSONParseError`` only if the text is not JSON, which the reader has already ruled out.
     public func item(at position: Int) throws(JSONParseError) -> JSONValue {
-        let start = position == 0 ? 0 : ends[position - 1]
-        let end = ends[position]
+        let range = textRange(at: position)
         var failure: JSONParseError?
         // An optional and a separate error rather than a Result, so nothing generic is looked up per item.
         let value: JSONValue? = bytes.withUnsafeBytes { raw in
-            var reader = JSONReader(bytes: UnsafeRawBufferPointer(rebasing: raw[start..<end]), maxDepth: maxDepth)
+            var reader = JSONReader(bytes: UnsafeRawBufferPointer(rebasing: raw[range]), maxDepth: maxDepth)
             reader.trustsUTF8 = true
             do throws(JSONParseError) {
                 return try reader.parseDocument()
@@ -64,5 +62,10 @@ public struct JSONItemBatch: Sendable {
         }
         guard let value else { throw failure ?? JSONParseError(offset: 0, line: 1, column: 1, message: "no item") }
         return value
+    }
+
+    /// Where the item at `position` is in `bytes`.
+    private func textRange(at position: Int) -> Range<Int> {
+        (position == 0 ? 0 : ends[position - 1])..<ends[position]
     }
 }
