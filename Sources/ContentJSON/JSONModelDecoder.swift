@@ -233,6 +233,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(
         _ type: T.Type, at index: Int, key: some CodingKey, depth: Int, suffix: [any CodingKey]?
     ) throws -> T {
+        if let value = try primitive(T.self, at: index, path: self.path(depth: depth) + (suffix ?? []) + [key]) {
+            return value
+        }
         try checkLive()
         let saved = state.pointee.current
         state.pointee.current = index
@@ -245,6 +248,57 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             state.pointee.keys.removeLast((suffix?.count ?? 0) + 1)
         }
         return try T(from: self)
+    }
+
+    /// A `String`, number, `Bool` or array of one of them at `index`, read straight off the tape.
+    ///
+    /// `nil` for any other type. Their `init(from:)` would end in the same reads, with the same errors, after
+    /// making a container per value, and for arrays a boxed container, generic metadata and regrowth per array.
+    @inline(__always)
+    func primitive<T>(_ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> T? {
+        if T.self == String.self { return try string(at: index, path: path()) as? T }
+        if T.self == Int.self { return try integer(Int.self, at: index, path: path()) as? T }
+        if T.self == Double.self { return try float(Double.self, at: index, path: path()) as? T }
+        if T.self == Bool.self { return try bool(at: index, path: path()) as? T }
+        if T.self == PrimitiveArrays.strings {
+            return try array(at: index, path: path()) { try $0.string(at: $1, path: $2()) } as? T
+        }
+        if T.self == PrimitiveArrays.integers {
+            return try array(at: index, path: path()) { try $0.integer(Int.self, at: $1, path: $2()) } as? T
+        }
+        if T.self == PrimitiveArrays.doubles {
+            return try array(at: index, path: path()) { try $0.float(Double.self, at: $1, path: $2()) } as? T
+        }
+        return nil
+    }
+
+    /// The array types ``primitive(_:at:path:)`` knows, looked up once: naming `[String].self` looks up
+    /// generic metadata on every call.
+    private enum PrimitiveArrays {
+        static let strings: Any.Type = [String].self
+        static let integers: Any.Type = [Int].self
+        static let doubles: Any.Type = [Double].self
+    }
+
+    /// The elements of the array at `index`, each read by `element` with its entry and its path.
+    private func array<Element>(
+        at index: Int, path: @autoclosure () -> [any CodingKey],
+        _ element: (TapeDecoder, Int, () -> [any CodingKey]) throws -> Element
+    ) throws -> [Element] {
+        try checkLive()
+        try expect(.array, [Any].self, at: index, path: path())
+        let count = Int(entries[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var position = index + 1
+        // The path is only built for an error; the closure handing it on never outlives this call.
+        try withoutActuallyEscaping(path) { path in
+            for offset in 0..<count {
+                elements.append(try element(self, position) { path() + [IndexKey(offset)] })
+                position = next(after: position)
+            }
+        }
+        return elements
     }
 
     func checkLive() throws {
@@ -400,6 +454,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(T.self, found: entry.kind, path: path()) }
         let digits = text(of: entry)
+        if T.self == Double.self, let value = Self.shortDouble(digits) as? T { return value }
         let text = String(decoding: digits, as: UTF8.self)
         // Out of range either way is an error, as in JSONDecoder: never infinity, never a silent zero.
         guard let value = T(text), value.isFinite, value != 0 || !Self.hasNonZeroMantissa(digits) else {
@@ -408,6 +463,65 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             )
         }
         return value
+    }
+
+    /// Powers of ten a `Double` holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { power, _ in power * 10 }
+    }
+
+    /// The value of a number of at most 15 significant digits and a small exponent (`4.5`, `-12`, `1.25e3`).
+    ///
+    /// `nil` for any other. Such a number is a whole number below 2^53 times or divided by a power of ten
+    /// up to 10^22, both exact in a `Double`, so the one rounded multiplication or division is the correctly
+    /// rounded value, as the full conversion would give (Clinger's fast path).
+    static func shortDouble(_ digits: UnsafeRawBufferPointer) -> Double? {
+        var position = 0
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { position = 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var scale = 0
+        var inFraction = false
+        while position < digits.count {
+            let byte = digits[position]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                break
+            } else {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                if mantissa != 0 || digit != 0 { significant += 1 }
+                guard significant <= 15 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if inFraction { scale -= 1 }
+            }
+            position += 1
+        }
+        if position < digits.count {
+            // The exponent: at most three digits, so it cannot overflow.
+            position += 1
+            var exponentNegative = false
+            if position < digits.count, digits[position] == UInt8(ascii: "-") || digits[position] == UInt8(ascii: "+") {
+                exponentNegative = digits[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            let exponentDigits = digits.count - position
+            guard exponentDigits > 0, exponentDigits <= 3 else { return nil }
+            var exponent = 0
+            while position < digits.count {
+                let digit = digits[position] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                exponent = exponent * 10 + Int(digit)
+                position += 1
+            }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        guard scale >= -22, scale <= 22 else { return nil }
+        var value = Double(mantissa)
+        value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+        return negative ? -value : value
     }
 
     /// Whether a number's digits before its exponent include a nonzero one.
@@ -423,31 +537,51 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func member(_ key: some CodingKey, in object: Int) -> Int? {
         guard isLive else { return nil }
         let name = key.stringValue
-        let wantedIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
         var utf8 = name
         return utf8.withUTF8 { wanted -> Int? in
+            // Equal bytes are equal names. Different bytes can still be equal Strings (canonical equivalence:
+            // "K" and the Kelvin sign), but only when one side has an escape or a byte above 0x7F.
+            let wantedIsASCII = !wanted.contains { $0 >= 0x80 }
+            let raw = UnsafeRawBufferPointer(wanted)
             var index = object + 1
             for _ in 0..<entries[object].count {
                 let keyEntry = entries[index]
-                let matches: Bool
-                if keyEntry.kind == .string, wantedIsASCII, !text(of: keyEntry).contains(where: { $0 >= 0x80 }) {
+                if keyEntry.kind == .string {
                     let keyText = text(of: keyEntry)
-                    if keyText.count != wanted.count {
-                        matches = false
-                    } else if let found = keyText.baseAddress, let name = wanted.baseAddress {
-                        matches = memcmp(found, name, wanted.count) == 0
-                    } else {
-                        matches = true  // both empty
-                    }
-                } else {
-                    // Non-ASCII or escaped names compare as Strings (canonical equivalence), as JSONDecoder's do.
-                    matches = (try? string(at: index, path: [])) == name
+                    if keyText.count == wanted.count, Self.sameBytes(keyText, raw) { return index + 1 }
                 }
-                if matches { return index + 1 }
+                if keyEntry.kind != .string || keyEntry.count & JSONTape.Entry.nonASCII != 0 || !wantedIsASCII,
+                    (try? string(at: index, path: [])) == name
+                {
+                    return index + 1
+                }
                 index = next(after: index + 1)
             }
             return nil
         }
+    }
+
+    /// Whether two buffers of the same length hold the same bytes: a word at a time, inline, since member names
+    /// are short and a call to `memcmp` costs more than comparing them.
+    @inline(__always)
+    static func sameBytes(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard let left = first.baseAddress, let right = second.baseAddress else { return first.count == second.count }
+        var offset = 0
+        while offset &+ 8 <= first.count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset &+= 8
+        }
+        while offset < first.count {
+            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset &+= 1
+        }
+        return true
     }
 
     /// The entry after the value at `index` and everything inside it.

@@ -17,7 +17,13 @@ struct JSONTape {
         /// objects: the index of the entry after their last element.
         var end: UInt32
         /// Arrays and objects: how many elements or members.
+        ///
+        /// Strings: ``nonASCII`` when the text holds bytes above 0x7F, so a name lookup knows without reading
+        /// the bytes whether byte equality decides it.
         var count: UInt32
+
+        /// The bit of a string's `count` that says it holds bytes above 0x7F.
+        static let nonASCII: UInt32 = 1 << 31
     }
 
     var entries: [Entry] = []
@@ -32,7 +38,9 @@ struct JSONTape {
         guard bytes.count < Int(UInt32.max) else {
             throw JSONParseError(offset: 0, line: 1, column: 1, message: "documents of 4 GiB or more are not supported")
         }
-        entries.reserveCapacity(max(16, bytes.count / 64))
+        // Room for an entry per 12 bytes (dense rows of short values need about that), up to 16 MiB of tape;
+        // `add(_:_:)` grows it from the rate the text turns out to have.
+        entries.reserveCapacity(max(16, min(bytes.count / 12, 1 << 20)))
         var skipper = JSONSkipper(bytes: bytes, index: 0, isFinal: true, maxDepth: maxDepth)
         do throws(JSONSkipFailure) {
             skipper.skipWhitespace()
@@ -53,6 +61,20 @@ struct JSONTape {
         }
     }
 
+    /// Appends an entry.
+    ///
+    /// When the tape is full it grows to what the whole text will need at the rate of entries
+    /// per byte so far, rather than doubling again and again: each growth copies the whole tape.
+    @inline(__always)
+    private mutating func add(_ skipper: JSONSkipper, _ entry: Entry) {
+        if entries.count == entries.capacity {
+            let read = max(1, skipper.index)
+            let projected = Double(entries.count) * Double(skipper.bytes.count) / Double(read) * 1.125
+            entries.reserveCapacity(max(entries.count * 2, Int(min(projected, Double(skipper.bytes.count)))))
+        }
+        entries.append(entry)
+    }
+
     private mutating func record(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
         let bytes = skipper.bytes
         guard skipper.index < bytes.count else {
@@ -61,11 +83,12 @@ struct JSONTape {
         let start = skipper.index
         switch bytes[start] {
         case UInt8(ascii: "\""):
-            let escaped = try skipper.skipString().escaped
-            entries.append(
+            let traits = try skipper.skipString()
+            add(
+                skipper,
                 Entry(
-                    kind: escaped ? .escapedString : .string, start: UInt32(start + 1), end: UInt32(skipper.index - 1),
-                    count: 0))
+                    kind: traits.escaped ? .escapedString : .string, start: UInt32(start + 1),
+                    end: UInt32(skipper.index - 1), count: traits.nonASCII ? Entry.nonASCII : 0))
         case UInt8(ascii: "{"):
             try recordObject(&skipper, depth: depth + 1)
         case UInt8(ascii: "["):
@@ -74,16 +97,16 @@ struct JSONTape {
             try skipper.skipValue(depth: depth)
             let kind: Entry.Kind =
                 bytes[start] == UInt8(ascii: "t") ? .true : bytes[start] == UInt8(ascii: "f") ? .false : .null
-            entries.append(Entry(kind: kind, start: UInt32(start), end: UInt32(skipper.index), count: 0))
+            add(skipper, Entry(kind: kind, start: UInt32(start), end: UInt32(skipper.index), count: 0))
         default:
             try skipper.skipValue(depth: depth)
-            entries.append(Entry(kind: .number, start: UInt32(start), end: UInt32(skipper.index), count: 0))
+            add(skipper, Entry(kind: .number, start: UInt32(start), end: UInt32(skipper.index), count: 0))
         }
     }
 
     private mutating func recordObject(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
         let slot = entries.count
-        entries.append(Entry(kind: .object, start: UInt32(skipper.index), end: 0, count: 0))
+        add(skipper, Entry(kind: .object, start: UInt32(skipper.index), end: 0, count: 0))
         var count: UInt32 = 0
         if try !skipper.enterContainer(closedBy: UInt8(ascii: "}"), depth: depth) {
             while true {
@@ -105,7 +128,7 @@ struct JSONTape {
 
     private mutating func recordArray(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
         let slot = entries.count
-        entries.append(Entry(kind: .array, start: UInt32(skipper.index), end: 0, count: 0))
+        add(skipper, Entry(kind: .array, start: UInt32(skipper.index), end: 0, count: 0))
         var count: UInt32 = 0
         if try !skipper.enterContainer(closedBy: UInt8(ascii: "]"), depth: depth) {
             while true {

@@ -127,6 +127,22 @@ struct JSONModelDecoderTests {
                 "dataCorrupted", ["items", "[2]", "flavor"]
             ),
             ("a number for an item", page(third: "5"), "typeMismatch", ["items", "[2]"]),
+            (
+                "a number in an array of String", page(third: item(["tags": #"["a", 5]"#])),
+                "typeMismatch", ["items", "[2]", "tags", "[1]"]
+            ),
+            (
+                "null in an array of String", page(third: item(["tags": "[null]"])),
+                "valueNotFound", ["items", "[2]", "tags", "[0]"]
+            ),
+            (
+                "an object for an array of String", page(third: item(["tags": "{}"])),
+                "typeMismatch", ["items", "[2]", "tags"]
+            ),
+            (
+                "null for an array of String", page(third: item(["tags": "null"])), "valueNotFound",
+                ["items", "[2]", "tags"]
+            ),
             ("a missing top-level member", Array(#"{"items": []}"#.utf8), "keyNotFound total", []),
             ("null for an array", Array(#"{"items": null, "total": 1}"#.utf8), "valueNotFound", ["items"]),
         ]
@@ -363,6 +379,66 @@ struct JSONModelDecoderTests {
         expectNumber(Int.self, " 5 ", 5)
         expectNumber(Int?.self, "null", .some(nil))
         expectNumber(String.self, #""\u00e9\ud83d\ude00""#, "\u{E9}\u{1F600}")
+    }
+
+    @Test func shortDecimalNumbersReadAsTheFullConversionReadsThem() {
+        // Up to 15 significant digits and a power of ten up to 10^22 take a shortcut; these sit on both sides of it.
+        let texts = [
+            "0.1", "0.2", "0.3", "4.35", "-0.0", "0", "-0", "1e22", "1e23", "1.5e-22", "1e-23", "123456789012345",
+            "999999999999999", "1234567890123456", "9007199254740993", "0.000123456789012345", "12.5E+3", "7e-0",
+            "3e000", "2.5e0001", "100000000000000000000000", "0.0000000000000000000001", "1.00000000000000000001",
+            "-98765.4321e-10", "5e-324", "1.7976931348623157e308",
+        ]
+        var random = SplitMix64(seed: 20_261_124)
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character("\(random.below(10))") })
+        }
+        let generated = (0..<2000).map { _ in
+            let whole = random.below(10)
+            var text = random.percent(30) ? "-" : ""
+            text += whole == 0 ? "0" : "\(random.inRange(1...9))" + digits(whole - 1)
+            if random.percent(70) { text += "." + digits(random.inRange(1...12)) }
+            if random.percent(40) { text += "e\(random.inRange(-30...30))" }
+            return text
+        }
+        for text in texts + generated {
+            guard let exact = Double(text) else {
+                Issue.record("\(text) is not a number Swift reads")
+                continue
+            }
+            let ours = try? JSONModelDecoder().decode([Double].self, from: Array("[\(text)]".utf8))
+            #expect(ours?.first?.bitPattern == exact.bitPattern, "\(text): \(ours.map { "\($0)" } ?? "an error")")
+            // Foundation rejects a zero with an exponent and no fraction (`0e5`), which RFC 8259 allows.
+            if let theirs = try? JSONDecoder().decode([Double].self, from: Data("[\(text)]".utf8)) {
+                #expect(theirs.first == exact, "Foundation: \(text)")
+            }
+        }
+    }
+
+    @Test func namesThatAreEqualStringsWithDifferentBytesMatch() throws {
+        // The Kelvin sign is canonically equivalent to the letter K, so as Strings the two names are equal.
+        struct Letter: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey {
+                case value = "K"
+            }
+            var value: Int
+        }
+        struct Sign: Decodable, Equatable {
+            enum CodingKeys: String, CodingKey {
+                case value = "\u{212A}"
+            }
+            var value: Int
+        }
+        let kelvin = Array("{\"\u{212A}\": 1}".utf8)
+        let letter = Array(#"{"K": 2}"#.utf8)
+        #expect(
+            try JSONModelDecoder().decode(Letter.self, from: kelvin)
+                == JSONDecoder().decode(Letter.self, from: Data(kelvin)))
+        #expect(try JSONModelDecoder().decode(Letter.self, from: kelvin).value == 1)
+        #expect(
+            try JSONModelDecoder().decode(Sign.self, from: letter)
+                == JSONDecoder().decode(Sign.self, from: Data(letter)))
+        #expect(try JSONModelDecoder().decode(Sign.self, from: letter).value == 2)
     }
 
     @Test func integersWrittenWithAFractionOrAnExponentAreExactOrRejected() {
