@@ -44,8 +44,13 @@ public enum JSONInput {
             whole.itemsPath = nil
             try await printResult(ContentResult(body: .document(value)), settings: whole)
         case .items:
-            // A file is read ahead on another core; a pipe item by item, so each shows as soon as it arrives.
-            if input.isRestartable {
+            // A large file going to CSV or TSV is shared between two threads by position; another file is read
+            // ahead on another core; a pipe is read item by item, so each shows as soon as it arrives.
+            if input.isRestartable, let size = file.size,
+                let split = SplitItemRendering(after: &reader, path: name, size: size, settings: settings)
+            {
+                try await split.render(firstHalf: reader)
+            } else if input.isRestartable {
                 let itemsPath = settings.itemsPath
                 let items = ReadAheadItemReader(reader) { failure($0, source: name, itemsPath: itemsPath) }
                 try await printItems(items, settings: settings)
@@ -156,6 +161,8 @@ final class FileDescriptorInput: JSONByteInput {
     private let path: String?
     /// A regular file can be opened and read again; a pipe, FIFO or terminal cannot, even by path.
     let isRestartable: Bool
+    /// A regular file's size when it was opened.
+    let size: Int?
 
     /// Opens a file, or takes stdin for `nil`.
     init(opening path: String?) throws(JSONInputError) {
@@ -164,6 +171,7 @@ final class FileDescriptorInput: JSONByteInput {
             descriptor = 0
             ownsDescriptor = false
             isRestartable = false
+            size = nil
             return
         }
         let opened = open(path, O_RDONLY)
@@ -175,6 +183,16 @@ final class FileDescriptorInput: JSONByteInput {
         ownsDescriptor = true
         var status = stat()
         isRestartable = fstat(opened, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        size = isRestartable ? Int(status.st_size) : nil
+    }
+
+    /// Opens a regular file to read from `offset` on.
+    convenience init(opening path: String, at offset: Int) throws(JSONInputError) {
+        try self.init(opening: path)
+        guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw JSONInputError(
+                source: path, message: "the file cannot be read from byte \(offset)", category: .usage)
+        }
     }
 
     deinit {

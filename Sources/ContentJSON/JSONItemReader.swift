@@ -190,6 +190,54 @@ public struct JSONItemReader {
         }
     }
 
+    /// Where the next item starts in the input (its first byte), without reading it.
+    ///
+    /// `nil` when the cursor is not before an item of an array being read. Lets a caller that expects an item at
+    /// some offset tell when this reader gets there.
+    public mutating func nextItemOffset() -> Int? {
+        guard case .array(_, _, let first) = mode else { return nil }
+        return try? attempt { skipper throws(JSONSkipFailure) -> Int? in
+            let start = skipper.index
+            defer { skipper.index = start }
+            var byte = try skipper.peekAfterWhitespace("expected a JSON value")
+            if !first {
+                guard byte == UInt8(ascii: ",") else { return nil }
+                skipper.index += 1
+                byte = try skipper.peekAfterWhitespace("expected a JSON value")
+            }
+            guard byte != UInt8(ascii: "]") else { return nil }
+            return skipper.index
+        }.map { base + $0 }
+    }
+
+    /// A reader that reads on from `offset`, where an item of this reader's array begins, as this reader would.
+    ///
+    /// `input` holds this reader's input from `offset` on; the new reader reads that item and everything after it
+    /// as this reader would once there. `nil` unless this reader is inside an array of items.
+    ///
+    /// Only the caller can know that an item begins at `offset` (this reader's ``nextItemOffset()`` saying so
+    /// when it gets there); from anywhere else the new reader reads nonsense or fails. Its errors give offsets
+    /// in the whole input but lines only when `input` can be restarted from the whole input's start.
+    ///
+    /// - Parameters:
+    ///   - offset: Where `input` starts in this reader's input.
+    ///   - input: The bytes from `offset` on.
+    /// - Returns: The reader, or `nil`.
+    public func resuming(at offset: Int, from input: some JSONByteInput) -> JSONItemReader? {
+        guard case .array(let depth, let enclosing, _) = mode else { return nil }
+        var reader = self
+        reader.input = input
+        reader.mode = .array(depth: depth, enclosing: enclosing, first: true)
+        reader.storage = [UInt8](repeating: 0, count: storage.count)
+        reader.filled = 0
+        reader.position = 0
+        reader.base = offset
+        reader.isFinal = false
+        reader.linesBeforeWindow = 0
+        reader.lineStartBeforeWindow = 0
+        return reader
+    }
+
     /// The next item, or `nil` after the last.
     ///
     /// - Throws: ``JSONItemReaderError``.

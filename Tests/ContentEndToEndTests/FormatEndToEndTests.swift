@@ -143,7 +143,7 @@ struct FormatEndToEndTests {
     }
 
     /// Runs `cat FILE | content format - ARGUMENTS`; the status is `content`'s.
-    private static func piped(_ file: URL, _ arguments: [String], in scratch: Scratch) throws -> ContentProcess.Result {
+    static func piped(_ file: URL, _ arguments: [String], in scratch: Scratch) throws -> ContentProcess.Result {
         let command = ([ContentProcess.binary.path, "format", "-"] + arguments).map { "'\($0)'" }
         return try ContentProcess.run(
             shell: "cat '\(file.path)' | \(command.joined(separator: " "))", in: scratch.url)
@@ -345,7 +345,7 @@ struct FormatEndToEndTests {
 }
 
 /// The first line where two texts differ, for a readable failure.
-private func firstDifference(_ actual: String, _ expected: String) -> String {
+func firstDifference(_ actual: String, _ expected: String) -> String {
     let got = actual.split(separator: "\n", omittingEmptySubsequences: false)
     let wanted = expected.split(separator: "\n", omittingEmptySubsequences: false)
     for index in 0..<max(got.count, wanted.count) {

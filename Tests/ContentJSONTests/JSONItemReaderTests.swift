@@ -277,6 +277,52 @@ struct JSONItemReaderTests {
         }
     }
 
+    @Test func aReaderResumedAtAnItemReadsTheRestAsTheReaderItself() throws {
+        // Items of several shapes, whitespace between them, a later response, and keeping only some members.
+        let text = """
+            {"data": {"items": [ {"id": 1, "x": {"y": "}, {"}},\n  {"id": 2},{"id":3,"x":[{"y":1},{"y":2}]} ,
+            {"id": 4, "skip": "long text"}], "after": 1}}
+            {"data": {"items": [{"id": 5}]}}
+            """
+        let bytes = Array(text.utf8)
+        let path = JSONPath([.member("data"), .member("items")])
+        let keep = [JSONPath([.member("id")]), JSONPath([.member("x")])]
+        func reader(chunk: Int) -> JSONItemReader {
+            JSONItemReader(
+                input: JSONMemoryInput(bytes, chunkSize: chunk), itemsPath: path, keeping: keep, bufferSize: 16)
+        }
+        for chunk in [1, 7, bytes.count] {
+            var whole = reader(chunk: chunk)
+            guard case .items = try whole.start() else {
+                Issue.record("no items")
+                continue
+            }
+            var seen = 0
+            while let offset = whole.nextItemOffset() {
+                // The offset is the item's first byte, and a reader started there reads what this one reads.
+                #expect(bytes[offset] == UInt8(ascii: "{"), "chunk \(chunk), item \(seen)")
+                let rest = JSONMemoryInput(Array(bytes[offset...]), chunkSize: chunk)
+                var resumed = try #require(whole.resuming(at: offset, from: rest))
+                var fromHere = whole
+                var expected: [UInt8] = []
+                var actual: [UInt8] = []
+                while try fromHere.nextEncoded(into: &expected) { expected.append(0x0A) }
+                while try resumed.nextEncoded(into: &actual) { actual.append(0x0A) }
+                #expect(actual == expected, "chunk \(chunk), item \(seen): \(String(decoding: actual, as: UTF8.self))")
+                var item: [UInt8] = []
+                _ = try whole.nextEncoded(into: &item)
+                seen += 1
+            }
+            // At the first response's closing bracket there is no next item to resume at.
+            #expect(seen == 4, "chunk \(chunk)")
+        }
+        // A single value is not a list: there is nothing to resume.
+        var single = JSONItemReader(input: JSONMemoryInput(Array(#"{"a": 1}"#.utf8)), itemsPath: nil, keeping: nil)
+        _ = try single.start()
+        #expect(single.nextItemOffset() == nil)
+        #expect(single.resuming(at: 0, from: JSONMemoryInput([])) == nil)
+    }
+
     @Test func aMissingPathNamesTheKeysWhereMatchingStopped() {
         let path = JSONPath([.member("data"), .member("list"), .member("items")])
         let cases: [(text: String, path: JSONPath, available: [String])] = [
