@@ -72,7 +72,7 @@ final class ReadAheadFileInput: JSONByteInput {
 
     private static func fill(_ queue: ThreadHandoff<[UInt8], JSONInputReadError>, from file: FileDescriptorInput) {
         while true {
-            // Fill the chunk to the brim, so the parser takes a megabyte at a time.
+            // Fill the chunk to the brim, so every read the parser makes is served in full.
             var chunk = queue.takeSpare() ?? []
             if chunk.count != chunkSize { chunk = [UInt8](repeating: 0, count: chunkSize) }
             var used = 0
