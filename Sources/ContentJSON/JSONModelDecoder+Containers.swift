@@ -22,7 +22,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var keys: [Key] = []
         var seen: Set<String> = []
         var index = object + 1
-        for _ in 0..<decoder.entries[object].count {
+        for _ in 0..<decoder.entries[object].elementCount {
             if let name = try? decoder.string(at: index, path: []), seen.insert(name).inserted,
                 let key = Key(stringValue: name)
             {
@@ -192,7 +192,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         self.decoder = decoder
         self.depth = depth
         self.suffix = suffix
-        count = Int(decoder.entries[array].count)
+        count = decoder.entries[array].elementCount
         position = array + 1
     }
 

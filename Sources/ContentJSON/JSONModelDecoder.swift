@@ -57,7 +57,7 @@ public struct JSONModelDecoder: Sendable {
             }
             let decoder = TapeDecoder(bytes: raw, entries: tape.entries, userInfo: userInfo)
             defer { decoder.isLive = false }
-            return try T(from: decoder)
+            return try decoder.decodeRoot(T.self)
         }
     }
 }
@@ -122,9 +122,24 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         /// The keys down to the value being decoded, pushed and popped in place so decoding a member
         /// allocates no path; containers remember their depth and build a path only for an error.
         var keys: [any CodingKey] = []
+        /// What the decoder knows to do with each model type it has met.
+        var kinds = ModelTypeKinds()
     }
 
     private let state: UnsafeMutablePointer<State>
+
+    /// Where the last member found in an object was, so the next lookup in it can start after it.
+    struct MemberHint {
+        var object = -1
+        /// The entry of the member after it, and that member's position among the object's members.
+        var next = 0
+        var ordinal = 0
+    }
+
+    /// Hints for a few objects at once, by the low bits of their entry: a model decoding a nested one
+    /// between two members of its own keeps its place.
+    static let hintSlots = 4
+    private let hints: UnsafeMutablePointer<MemberHint>
 
     var current: Int {
         get { state.pointee.current }
@@ -169,11 +184,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         self.liveness = liveness
         state = .allocate(capacity: 1)
         state.initialize(to: State())
+        hints = .allocate(capacity: Self.hintSlots)
+        hints.initialize(repeating: MemberHint(), count: Self.hintSlots)
     }
 
     deinit {
         state.deinitialize(count: 1)
         state.deallocate()
+        hints.deallocate()
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoValues }
@@ -233,8 +251,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(
         _ type: T.Type, at index: Int, key: some CodingKey, depth: Int, suffix: [any CodingKey]?
     ) throws -> T {
-        if let value = try primitive(T.self, at: index, path: self.path(depth: depth) + (suffix ?? []) + [key]) {
-            return value
+        let kind = state.pointee.kinds.kind(of: T.self)
+        if case .primitive(let primitive) = kind {
+            return try self.primitive(
+                primitive, T.self, at: index, path: self.path(depth: depth) + (suffix ?? []) + [key])
         }
         try checkLive()
         let saved = state.pointee.current
@@ -247,37 +267,47 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             state.pointee.current = saved
             state.pointee.keys.removeLast((suffix?.count ?? 0) + 1)
         }
+        if case .array(let array) = kind { return try elements(array, as: T.self) }
         return try T(from: self)
+    }
+
+    /// Decodes the whole document, as ``decode(_:at:key:depth:suffix:)`` decodes a member.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        switch state.pointee.kinds.kind(of: T.self) {
+        case .primitive(let primitive): return try self.primitive(primitive, T.self, at: current, path: [])
+        case .array(let array): return try elements(array, as: T.self)
+        case .model: return try T(from: self)
+        }
+    }
+
+    /// The array at the current entry, decoded as `T`, which `array` is.
+    private func elements<T, Elements: TapeDecodableArray>(_ array: Elements.Type, as type: T.Type) throws -> T {
+        unsafeBitCast(try Elements.decodeElements(from: self), to: T.self)
     }
 
     /// A `String`, number, `Bool` or array of one of them at `index`, read straight off the tape.
     ///
-    /// `nil` for any other type. Their `init(from:)` would end in the same reads, with the same errors, after
-    /// making a container per value, and for arrays a boxed container, generic metadata and regrowth per array.
+    /// Their `init(from:)` would end in the same reads, with the same errors, after making a container per
+    /// value, and for arrays a boxed container, generic metadata and regrowth per array. `T` is the type
+    /// `primitive` stands for, so each result is handed back as itself, with no cast and no `Optional<T>`.
     @inline(__always)
-    func primitive<T>(_ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]) throws -> T? {
-        if T.self == String.self { return try string(at: index, path: path()) as? T }
-        if T.self == Int.self { return try integer(Int.self, at: index, path: path()) as? T }
-        if T.self == Double.self { return try float(Double.self, at: index, path: path()) as? T }
-        if T.self == Bool.self { return try bool(at: index, path: path()) as? T }
-        if T.self == PrimitiveArrays.strings {
-            return try array(at: index, path: path()) { try $0.string(at: $1, path: $2()) } as? T
+    private func primitive<T>(
+        _ primitive: ModelTypeKinds.Primitive, _ type: T.Type, at index: Int, path: @autoclosure () -> [any CodingKey]
+    ) throws -> T {
+        switch primitive {
+        case .string: return unsafeBitCast(try string(at: index, path: path()), to: T.self)
+        case .int: return unsafeBitCast(try integer(Int.self, at: index, path: path()), to: T.self)
+        case .double: return unsafeBitCast(try float(Double.self, at: index, path: path()), to: T.self)
+        case .bool: return unsafeBitCast(try bool(at: index, path: path()), to: T.self)
+        case .strings:
+            return unsafeBitCast(try array(at: index, path: path()) { try $0.string(at: $1, path: $2()) }, to: T.self)
+        case .integers:
+            return unsafeBitCast(
+                try array(at: index, path: path()) { try $0.integer(Int.self, at: $1, path: $2()) }, to: T.self)
+        case .doubles:
+            return unsafeBitCast(
+                try array(at: index, path: path()) { try $0.float(Double.self, at: $1, path: $2()) }, to: T.self)
         }
-        if T.self == PrimitiveArrays.integers {
-            return try array(at: index, path: path()) { try $0.integer(Int.self, at: $1, path: $2()) } as? T
-        }
-        if T.self == PrimitiveArrays.doubles {
-            return try array(at: index, path: path()) { try $0.float(Double.self, at: $1, path: $2()) } as? T
-        }
-        return nil
-    }
-
-    /// The array types ``primitive(_:at:path:)`` knows, looked up once: naming `[String].self` looks up
-    /// generic metadata on every call.
-    private enum PrimitiveArrays {
-        static let strings: Any.Type = [String].self
-        static let integers: Any.Type = [Int].self
-        static let doubles: Any.Type = [Double].self
     }
 
     /// The elements of the array at `index`, each read by `element` with its entry and its path.
@@ -287,7 +317,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     ) throws -> [Element] {
         try checkLive()
         try expect(.array, [Any].self, at: index, path: path())
-        let count = Int(entries[index].count)
+        let count = entries[index].elementCount
         var elements: [Element] = []
         elements.reserveCapacity(count)
         var position = index + 1
@@ -454,7 +484,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(T.self, found: entry.kind, path: path()) }
         let digits = text(of: entry)
-        if T.self == Double.self, let value = Self.shortDouble(digits) as? T { return value }
+        if T.self == Double.self, let value = Self.shortDouble(digits) { return unsafeBitCast(value, to: T.self) }
         let text = String(decoding: digits, as: UTF8.self)
         // Out of range either way is an error, as in JSONDecoder: never infinity, never a silent zero.
         guard let value = T(text), value.isFinite, value != 0 || !Self.hasNonZeroMantissa(digits) else {
@@ -539,26 +569,57 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let name = key.stringValue
         var utf8 = name
         return utf8.withUTF8 { wanted -> Int? in
+            let raw = UnsafeRawBufferPointer(wanted)
+            let header = entries[object]
+            let members = header.elementCount
+            // Where names cannot repeat, the first match is the only one, so the search starts after the
+            // member found last in this object: models mostly ask for members in the order they are written.
+            let distinct = header.count & JSONTape.Entry.distinctNames != 0
+            let hint = hints + (object & (Self.hintSlots - 1))
+            var index = object + 1
+            var ordinal = 0
+            if distinct, hint.pointee.object == object, hint.pointee.ordinal < members {
+                index = hint.pointee.next
+                ordinal = hint.pointee.ordinal
+            }
             // Equal bytes are equal names. Different bytes can still be equal Strings (canonical equivalence:
             // "K" and the Kelvin sign), but only when one side has an escape or a byte above 0x7F.
-            let wantedIsASCII = !wanted.contains { $0 >= 0x80 }
-            let raw = UnsafeRawBufferPointer(wanted)
-            var index = object + 1
-            for _ in 0..<entries[object].count {
+            var wantedIsASCII: Bool?
+            for _ in 0..<members {
+                if ordinal == members {
+                    index = object + 1
+                    ordinal = 0
+                }
                 let keyEntry = entries[index]
+                var found = false
                 if keyEntry.kind == .string {
                     let keyText = text(of: keyEntry)
-                    if keyText.count == wanted.count, Self.sameBytes(keyText, raw) { return index + 1 }
+                    found = keyText.count == wanted.count && Self.sameBytes(keyText, raw)
                 }
-                if keyEntry.kind != .string || keyEntry.count & JSONTape.Entry.nonASCII != 0 || !wantedIsASCII,
-                    (try? string(at: index, path: [])) == name
+                if !found,
+                    keyEntry.kind != .string || keyEntry.count & JSONTape.Entry.nonASCII != 0
+                        || !isASCII(wanted, &wantedIsASCII)
                 {
+                    found = (try? string(at: index, path: [])) == name
+                }
+                let after = next(after: index + 1)
+                if found {
+                    if distinct { hint.pointee = MemberHint(object: object, next: after, ordinal: ordinal + 1) }
                     return index + 1
                 }
-                index = next(after: index + 1)
+                index = after
+                ordinal += 1
             }
             return nil
         }
+    }
+
+    /// Whether `bytes` are all ASCII, worked out on the first call and kept in `known`.
+    private func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ known: inout Bool?) -> Bool {
+        if let known { return known }
+        let answer = !bytes.contains { $0 >= 0x80 }
+        known = answer
+        return answer
     }
 
     /// Whether two buffers of the same length hold the same bytes: a word at a time, inline, since member names
@@ -591,6 +652,82 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         switch entry.kind {
         case .object, .array: return Int(entry.end)
         default: return index + 1
+        }
+    }
+}
+
+/// What ``TapeDecoder`` does with each model type it meets, found once per type and decode.
+///
+/// Asking `T.self == String.self` of a generic `T` is cheap, but `[String].self` looks up generic metadata
+/// and `T.self as? any TapeDecodableArray.Type` a protocol conformance, each several hundred instructions, on
+/// every value; a decode meets only a handful of types.
+struct ModelTypeKinds {
+    /// The types read straight off the tape.
+    enum Primitive {
+        case string, int, double, bool, strings, integers, doubles
+    }
+
+    enum Kind {
+        case primitive(Primitive)
+        /// An `Array` of some `Decodable` element.
+        case array(any TapeDecodableArray.Type)
+        /// Anything else: decoded by its own `init(from:)`.
+        case model
+    }
+
+    private var types: [ObjectIdentifier] = []
+    private var kinds: [Kind] = []
+
+    /// The kind of `type`, remembered for the first 16 types asked about.
+    mutating func kind(of type: Any.Type) -> Kind {
+        let identifier = ObjectIdentifier(type)
+        for position in types.indices where types[position] == identifier { return kinds[position] }
+        let kind = Self.classify(type)
+        if types.count < 16 {
+            types.append(identifier)
+            kinds.append(kind)
+        }
+        return kind
+    }
+
+    private static func classify(_ type: Any.Type) -> Kind {
+        if type == String.self { return .primitive(.string) }
+        if type == Int.self { return .primitive(.int) }
+        if type == Double.self { return .primitive(.double) }
+        if type == Bool.self { return .primitive(.bool) }
+        if type == [String].self { return .primitive(.strings) }
+        if type == [Int].self { return .primitive(.integers) }
+        if type == [Double].self { return .primitive(.doubles) }
+        if let array = type as? any TapeDecodableArray.Type { return .array(array) }
+        return .model
+    }
+}
+
+/// An array whose elements ``TapeDecoder`` decodes itself.
+///
+/// `Array.init(from:)`, unspecialized, looks up the array's generic metadata for every element it appends
+/// and goes through a boxed unkeyed container; this reserves the array once and decodes each element in place.
+protocol TapeDecodableArray {
+    /// The array at the decoder's current entry, with the decoder's keys as its path.
+    static func decodeElements(from decoder: TapeDecoder) throws -> Self
+}
+
+extension Array: TapeDecodableArray where Element: Decodable {
+    static func decodeElements(from decoder: TapeDecoder) throws -> [Element] {
+        try decoder.checkLive()
+        let array = decoder.current
+        let path = decoder.keys
+        try decoder.expect(.array, [Any].self, at: array, path: path)
+        let count = decoder.entries[array].elementCount
+        return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var position = array + 1
+            for offset in 0..<count {
+                let element = try decoder.decode(
+                    Element.self, at: position, key: IndexKey(offset), depth: path.count, suffix: nil)
+                buffer.initializeElement(at: offset, to: element)
+                initialized += 1
+                position = decoder.next(after: position)
+            }
         }
     }
 }

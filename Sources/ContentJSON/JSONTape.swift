@@ -16,7 +16,7 @@ struct JSONTape {
         /// Strings: the offset of the closing quote; numbers: one past their last byte; arrays and
         /// objects: the index of the entry after their last element.
         var end: UInt32
-        /// Arrays and objects: how many elements or members.
+        /// Arrays and objects: how many elements or members, and for objects ``distinctNames``.
         ///
         /// Strings: ``nonASCII`` when the text holds bytes above 0x7F, so a name lookup knows without reading
         /// the bytes whether byte equality decides it.
@@ -24,6 +24,13 @@ struct JSONTape {
 
         /// The bit of a string's `count` that says it holds bytes above 0x7F.
         static let nonASCII: UInt32 = 1 << 31
+        /// The bit of an object's `count` that says no two of its member names can be equal.
+        ///
+        /// All are plain ASCII and their bytes differ, so a lookup may start anywhere and stop at the first match.
+        static let distinctNames: UInt32 = 1 << 31
+
+        /// An object's member count or an array's element count, without flags.
+        var elementCount: Int { Int(count & ~Self.distinctNames) }
     }
 
     var entries: [Entry] = []
@@ -108,6 +115,10 @@ struct JSONTape {
         let slot = entries.count
         add(skipper, Entry(kind: .object, start: UInt32(skipper.index), end: 0, count: 0))
         var count: UInt32 = 0
+        // One bit per name, from a hash of its bytes: equal names set the same bit, so no bit set twice
+        // means no two names are equal.
+        var names: UInt64 = 0
+        var distinct = true
         if try !skipper.enterContainer(closedBy: UInt8(ascii: "}"), depth: depth) {
             while true {
                 guard skipper.bytes[skipper.index] == UInt8(ascii: "\"") else {
@@ -115,7 +126,21 @@ struct JSONTape {
                         "expected a member name in double quotes, found \(skipper.describeCurrent())")
                 }
                 let keyStart = skipper.index
-                try record(&skipper, depth: depth)
+                let traits = try skipper.skipString()
+                let name = Entry(
+                    kind: traits.escaped ? .escapedString : .string, start: UInt32(keyStart + 1),
+                    end: UInt32(skipper.index - 1), count: traits.nonASCII ? Entry.nonASCII : 0)
+                if distinct {
+                    let bit = Self.nameBit(skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
+                    // Two names on one bit are compared, in the first few members only: past them the
+                    // bits fill up and comparing each name with all before it would grow with the square.
+                    distinct =
+                        !traits.escaped && !traits.nonASCII
+                        && (names & bit == 0
+                            || (count < 16 && !hasName(name, before: entries.count, from: slot + 1, in: skipper.bytes)))
+                    names |= bit
+                }
+                add(skipper, name)
                 try skipper.skipColon(afterKeyAt: keyStart)
                 try record(&skipper, depth: depth)
                 count += 1
@@ -123,7 +148,40 @@ struct JSONTape {
             }
         }
         entries[slot].end = UInt32(entries.count)
-        entries[slot].count = count
+        entries[slot].count = count | (distinct ? Entry.distinctNames : 0)
+    }
+
+    /// Whether a member name from `first` on, before the entry `name`, has the same bytes as `name`.
+    private func hasName(_ name: Entry, before end: Int, from first: Int, in bytes: UnsafeRawBufferPointer) -> Bool {
+        let length = Int(name.end - name.start)
+        let text = UnsafeRawBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.end)])
+        var index = first
+        while index < end {
+            let other = entries[index]
+            if Int(other.end - other.start) == length,
+                TapeDecoder.sameBytes(UnsafeRawBufferPointer(rebasing: bytes[Int(other.start)..<Int(other.end)]), text)
+            {
+                return true
+            }
+            let value = entries[index + 1]
+            index = value.kind == .object || value.kind == .array ? Int(value.end) : index + 2
+        }
+        return false
+    }
+
+    /// One of 64 bits, picked by a hash of a name's length and its first and last eight bytes.
+    @inline(__always)
+    static func nameBit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
+        let length = end - start
+        var word: UInt64 = 0
+        if start + 8 <= bytes.count {
+            word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            if length < 8 { word &= (1 << (UInt64(length) * 8)) - 1 }
+        } else {
+            for offset in 0..<min(length, 8) { word |= UInt64(bytes[start + offset]) << (UInt64(offset) * 8) }
+        }
+        if length > 8 { word ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self)) }
+        return 1 << (((word ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
     private mutating func recordArray(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
