@@ -11,9 +11,14 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "BenchmarkInputs",
+            dependencies: [.product(name: "ContentJSON", package: "content")]
+        ),
         .executableTarget(
             name: "DecodeThroughput",
             dependencies: [
+                "BenchmarkInputs",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ContentCore", package: "content"),
                 .product(name: "ContentJSON", package: "content"),
@@ -21,6 +26,10 @@ let package = Package(
             ],
             path: "Benchmarks/DecodeThroughput",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "DecoderComparison",
+            dependencies: ["BenchmarkInputs", .product(name: "ContentJSON", package: "content")]
+        ),
     ]
 )

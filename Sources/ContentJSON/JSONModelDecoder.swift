@@ -585,6 +585,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             // Equal bytes are equal names. Different bytes can still be equal Strings (canonical equivalence:
             // "K" and the Kelvin sign), but only when one side has an escape or a byte above 0x7F.
             var wantedIsASCII: Bool?
+            var wantedPrefix: UInt64 = 0
+            for offset in 0..<min(wanted.count, 6) { wantedPrefix |= UInt64(wanted[offset]) << (UInt64(offset) * 8) }
             for _ in 0..<members {
                 if ordinal == members {
                     index = object + 1
@@ -592,9 +594,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
                 }
                 let keyEntry = entries[index]
                 var found = false
-                if keyEntry.kind == .string {
-                    let keyText = text(of: keyEntry)
-                    found = keyText.count == wanted.count && Self.sameBytes(keyText, raw)
+                if keyEntry.kind == .string, Int(keyEntry.end &- keyEntry.start) == wanted.count,
+                    keyEntry.namePrefix == wantedPrefix
+                {
+                    // The first six bytes are equal; only a longer name needs its text read.
+                    found =
+                        wanted.count <= 6
+                        || Self.sameBytes(
+                            UnsafeRawBufferPointer(rebasing: text(of: keyEntry)[6...]),
+                            UnsafeRawBufferPointer(rebasing: raw[6...]))
                 }
                 if !found,
                     keyEntry.kind != .string || keyEntry.count & JSONTape.Entry.nonASCII != 0

@@ -11,6 +11,9 @@ struct JSONTape {
         }
 
         var kind: Kind
+        /// Member names: bytes 1 and 2–3 of ``namePrefix`` (room the alignment of `start` leaves anyway).
+        var namePrefixLow: UInt8 = 0
+        var namePrefixMiddle: UInt16 = 0
         /// Strings: the offset after the opening quote; other values: their first byte.
         var start: UInt32
         /// Strings: the offset of the closing quote; numbers: one past their last byte; arrays and
@@ -19,7 +22,8 @@ struct JSONTape {
         /// Arrays and objects: how many elements or members, and for objects ``distinctNames``.
         ///
         /// Strings: ``nonASCII`` when the text holds bytes above 0x7F, so a name lookup knows without reading
-        /// the bytes whether byte equality decides it.
+        /// the bytes whether byte equality decides it; member names also keep bytes 4–6 of ``namePrefix`` in the
+        /// low 24 bits.
         var count: UInt32
 
         /// The bit of a string's `count` that says it holds bytes above 0x7F.
@@ -31,6 +35,32 @@ struct JSONTape {
 
         /// An object's member count or an array's element count, without flags.
         var elementCount: Int { Int(count & ~Self.distinctNames) }
+
+        /// A member name's first six bytes (all of a shorter name, the rest zero), first byte lowest.
+        ///
+        /// A lookup compares these before the text, and names of up to six bytes only here: by the time a
+        /// model asks for a member, the tape is read in order while the names are far apart in a large document,
+        /// and each name read from the text would be a cache miss.
+        var namePrefix: UInt64 {
+            UInt64(namePrefixLow) | UInt64(namePrefixMiddle) << 8 | UInt64(count & 0xFF_FFFF) << 24
+        }
+
+        /// The member name entry for text from `start` to `end`, with its first six bytes, `prefix`.
+        init(name kind: Kind, start: Int, end: Int, nonASCII: Bool, prefix: UInt64) {
+            self.kind = kind
+            namePrefixLow = UInt8(truncatingIfNeeded: prefix)
+            namePrefixMiddle = UInt16(truncatingIfNeeded: prefix >> 8)
+            self.start = UInt32(start)
+            self.end = UInt32(end)
+            count = UInt32(truncatingIfNeeded: prefix >> 24) & 0xFF_FFFF | (nonASCII ? Self.nonASCII : 0)
+        }
+
+        init(kind: Kind, start: UInt32, end: UInt32, count: UInt32) {
+            self.kind = kind
+            self.start = start
+            self.end = end
+            self.count = count
+        }
     }
 
     var entries: [Entry] = []
@@ -127,11 +157,12 @@ struct JSONTape {
                 }
                 let keyStart = skipper.index
                 let traits = try skipper.skipString()
+                let first = Self.firstBytes(skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
                 let name = Entry(
-                    kind: traits.escaped ? .escapedString : .string, start: UInt32(keyStart + 1),
-                    end: UInt32(skipper.index - 1), count: traits.nonASCII ? Entry.nonASCII : 0)
+                    name: traits.escaped ? .escapedString : .string, start: keyStart + 1, end: skipper.index - 1,
+                    nonASCII: traits.nonASCII, prefix: first & 0xFFFF_FFFF_FFFF)
                 if distinct {
-                    let bit = Self.nameBit(skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
+                    let bit = Self.nameBit(first, skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
                     // Two names on one bit are compared, in the first few members only: past them the
                     // bits fill up and comparing each name with all before it would grow with the square.
                     distinct =
@@ -169,17 +200,25 @@ struct JSONTape {
         return false
     }
 
-    /// One of 64 bits, picked by a hash of a name's length and its first and last eight bytes.
+    /// The first eight bytes of the text from `start` to `end` (all of a shorter one, the rest zero), first
+    /// byte lowest.
     @inline(__always)
-    static func nameBit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
+    static func firstBytes(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
         let length = end - start
-        var word: UInt64 = 0
-        if start + 8 <= bytes.count {
-            word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-            if length < 8 { word &= (1 << (UInt64(length) * 8)) - 1 }
-        } else {
+        guard start + 8 <= bytes.count else {
+            var word: UInt64 = 0
             for offset in 0..<min(length, 8) { word |= UInt64(bytes[start + offset]) << (UInt64(offset) * 8) }
+            return word
         }
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        return length < 8 ? word & ((1 << (UInt64(length) * 8)) - 1) : word
+    }
+
+    /// One of 64 bits, picked by a hash of a name's length, its first eight bytes (`first`) and its last eight.
+    @inline(__always)
+    static func nameBit(_ first: UInt64, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
+        let length = end - start
+        var word = first
         if length > 8 { word ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self)) }
         return 1 << (((word ^ UInt64(length)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }

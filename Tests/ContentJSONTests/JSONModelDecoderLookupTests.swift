@@ -193,10 +193,13 @@ private struct Lookups: Decodable, Equatable {
 /// An object of integer members with names from a small pool, some repeated, some written with escapes, and
 /// now and then an `inner` object of the same kind.
 private struct LookupDocument {
-    /// Names that are equal as Strings in pairs (`é` precomposed and decomposed) and many plain ones.
+    /// Names that are equal as Strings in pairs (`é` precomposed and decomposed), names of one length that
+    /// differ only after their sixth byte, and many plain ones.
     static let pool =
-        ["a", "b", "id", "title", "rating", "releaseYear", "\u{E9}", "e\u{301}", "K", "\u{212A}"]
-        + (0..<60).map { "name\($0)" }
+        [
+            "a", "b", "id", "title", "rating", "releaseYear", "\u{E9}", "e\u{301}", "K", "\u{212A}", "primaryImage",
+            "primaryColor", "_dynamicUrl", "_dynamicUri", "abcdefg", "abcdefh",
+        ] + (0..<60).map { "name\($0)" }
 
     var bytes: [UInt8] = []
     var names: [String] = []

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkInputs
 import ContentCore
 import ContentJSON
 import ContentOutput

@@ -3,17 +3,17 @@ import Foundation
 
 /// Benchmark inputs, generated at start and never committed: AEM `adventureList` responses built from the
 /// real WKND adventures (when the shared corpus is beside the repository) and Data Connect `movies` responses.
-enum Inputs {
+package enum Inputs {
     private static let cache = InputCache()
 
     /// The AEM response with `count` items, generated on first use in this process (each benchmark runs in
     /// a process of its own, so only the inputs it reads are ever built).
-    static func aem(_ count: Int) -> [UInt8] {
+    package static func aem(_ count: Int) -> [UInt8] {
         cache.value(for: "aem-\(count)") { aemResponse(items: count) }
     }
 
     /// The Data Connect response with `count` rows, generated on first use.
-    static func movies(_ count: Int) -> [UInt8] {
+    package static func movies(_ count: Int) -> [UInt8] {
         cache.value(for: "movies-\(count)") { moviesResponse(rows: count) }
     }
 
@@ -82,49 +82,49 @@ enum Inputs {
 }
 
 /// The typed model Foundation's `JSONDecoder` decodes, the baseline for the project's own typed decoding.
-struct AdventureList: Decodable {
-    struct Data: Decodable {
-        struct List: Decodable {
-            var items: [Adventure]
+package struct AdventureList: Decodable, Sendable {
+    package struct Data: Decodable, Sendable {
+        package struct List: Decodable, Sendable {
+            package var items: [Adventure]
         }
-        var adventureList: List
+        package var adventureList: List
     }
 
-    struct Adventure: Decodable {
-        struct Image: Decodable {
-            var _path: String
-            var _dynamicUrl: String
-            var width: Int
-            var height: Int
+    package struct Adventure: Decodable, Sendable {
+        package struct Image: Decodable, Sendable {
+            package var _path: String
+            package var _dynamicUrl: String
+            package var width: Int
+            package var height: Int
         }
-        var _path: String
-        var title: String
-        var slug: String?
-        var activity: String?
-        var price: Double?
-        var tripLength: String?
-        var primaryImage: Image?
+        package var _path: String
+        package var title: String
+        package var slug: String?
+        package var activity: String?
+        package var price: Double?
+        package var tripLength: String?
+        package var primaryImage: Image?
     }
 
-    var data: Data
+    package var data: Data
 }
 
 /// The typed model for the Data Connect `movies` response.
-struct MovieList: Decodable {
-    struct Data: Decodable {
-        var movies: [Movie]
+package struct MovieList: Decodable, Sendable {
+    package struct Data: Decodable, Sendable {
+        package var movies: [Movie]
     }
 
-    struct Movie: Decodable {
-        var id: String
-        var title: String
-        var releaseYear: Int
-        var genre: String?
-        var rating: Double?
-        var tags: [String]
+    package struct Movie: Decodable, Sendable {
+        package var id: String
+        package var title: String
+        package var releaseYear: Int
+        package var genre: String?
+        package var rating: Double?
+        package var tags: [String]
     }
 
-    var data: Data
+    package var data: Data
 }
 
 /// Generated inputs by name; a lock because benchmark closures may run on any thread.
@@ -137,7 +137,7 @@ final class InputCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let value = values[name] { return value }
         let value = make()
-        print("input \(name): \(value.count) bytes")
+        FileHandle.standardError.write(Data("input \(name): \(value.count) bytes\n".utf8))
         values[name] = value
         return value
     }
