@@ -81,6 +81,22 @@ public enum JSONInput {
         }
     }
 
+    /// Runs `body`, turning the reader's failures into what the CLI reports.
+    ///
+    /// A `JSONParseError` can only come from text the reader has already checked, so catching it is a safeguard;
+    /// it is reported as malformed input too.
+    static func reportingFailures<Result>(source: String, itemsPath: JSONPath?, _ body: () throws -> Result) throws
+        -> Result
+    {
+        do {
+            return try body()
+        } catch let error as JSONItemReaderError {
+            throw failure(error, source: source, itemsPath: itemsPath)
+        } catch let error as JSONParseError {
+            throw failure(.malformed(error), source: source, itemsPath: itemsPath)
+        }
+    }
+
     /// A reader whose failures carry the input's name.
     struct ReportingReader: ItemTextReader {
         var reader: JSONItemReader
@@ -117,6 +133,14 @@ public enum JSONInput {
                 throw JSONInput.failure(.malformed(error), source: source, itemsPath: itemsPath)
             }
             return true
+        }
+
+        mutating func nextLocated(
+            _ projection: inout JSONTextProjection, _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
+        ) throws -> Bool {
+            try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
+                try reader.nextItem(locating: &projection, body)
+            }
         }
     }
 

@@ -96,10 +96,9 @@ final class SplitItemRendering: Sendable {
                 // The second thread failed or gave up: read on from the same place, which puts any error where
                 // one thread would.
                 var reader = firstHalf.reader
-                var text: [UInt8] = []
                 var count = 0
-                while try Self.next(&reader, into: &text, source: source, itemsPath: itemsPath) {
-                    try text.withUnsafeBytes { try writer.write(itemText: $0, to: &sink) }
+                while try Self.writeRow(&writer, ofNextItemIn: &reader, to: &sink, source: source, itemsPath: itemsPath)
+                {
                     count += 1
                     if count % 1024 == 0 { try Task.checkCancellation() }
                 }
@@ -160,12 +159,9 @@ final class SplitItemRendering: Sendable {
         var reader = reader
         var rows = rows
         var sink = MemorySink()
-        var text: [UInt8] = []
         do {
             while !outcome.isCancelled, sink.bytes.count <= rowMemoryLimit {
-                text.removeAll(keepingCapacity: true)
-                guard try reader.nextEncoded(into: &text) else { return sink.bytes }
-                try text.withUnsafeBytes { try rows.write(itemText: $0, to: &sink) }
+                guard try rows.writeRow(ofNextItemIn: &reader, to: &sink) else { return sink.bytes }
             }
         } catch {
             // This thread's errors are never shown: the first thread reads on and meets the same one in its place.
@@ -173,14 +169,14 @@ final class SplitItemRendering: Sendable {
         return nil
     }
 
-    /// The next item's text, with failures as `content format` reports them.
-    fileprivate static func next(
-        _ reader: inout JSONItemReader, into text: inout [UInt8], source: String, itemsPath: JSONPath?
+    /// The row of the next item, with failures as `content format` reports them.
+    private static func writeRow(
+        _ writer: inout DelimitedRowWriter, ofNextItemIn reader: inout JSONItemReader, to sink: inout some OutputSink,
+        source: String, itemsPath: JSONPath?
     ) throws -> Bool {
-        text.removeAll(keepingCapacity: true)
         do {
-            return try reader.nextEncoded(into: &text)
-        } catch {
+            return try writer.writeRow(ofNextItemIn: &reader, to: &sink)
+        } catch let error as JSONItemReaderError {
             throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
         }
     }
@@ -282,15 +278,20 @@ private final class StoppingReader: ItemTextReader {
 
     func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         if stopsHere() { return false }
-        guard try SplitItemRendering.next(&reader, into: &text, source: source, itemsPath: itemsPath) else {
-            return false
-        }
-        do {
+        text.removeAll(keepingCapacity: true)
+        return try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
+            guard try reader.nextEncoded(into: &text) else { return false }
             try text.withUnsafeBytes(body)
-        } catch let error as JSONParseError {
-            // The reader wrote this text from checked input, so this is only a safeguard.
-            throw JSONInput.failure(.malformed(error), source: source, itemsPath: itemsPath)
+            return true
         }
-        return true
+    }
+
+    func nextLocated(
+        _ projection: inout JSONTextProjection, _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
+    ) throws -> Bool {
+        if stopsHere() { return false }
+        return try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
+            try reader.nextItem(locating: &projection, body)
+        }
     }
 }

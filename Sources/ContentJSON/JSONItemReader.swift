@@ -271,6 +271,45 @@ public struct JSONItemReader {
         return found ?? false
     }
 
+    /// Finds the paths of `projection` in the next item where it lies in the read buffer, copying and building
+    /// nothing, then calls `body` with the item's text, to which the projection's slices are relative.
+    ///
+    /// It is ``nextEncoded(into:)`` and ``JSONTextProjection/locate(in:)`` in one pass over the item: the way
+    /// rows of CSV are read from a large input.
+    ///
+    /// - Parameters:
+    ///   - projection: The paths to find; its ``JSONTextProjection/slices`` are the item's when `body` runs.
+    ///   - body: What to do with the item's text and the projection; it must not keep the buffer.
+    /// - Returns: Whether there was an item; `false` after the last (without calling `body`).
+    /// - Throws: ``JSONItemReaderError`` as ``next()`` would throw it, or what `body` throws.
+    public mutating func nextItem(
+        locating projection: inout JSONTextProjection,
+        _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
+    ) throws -> Bool {
+        // A value already in memory (after a path through an array, say) is written out to be located.
+        var written: [UInt8] = []
+        let found: Range<Int>?? = try nextItem(
+            reading: { skipper, _, depth throws(JSONSkipFailure) in
+                let start = skipper.index
+                try projection.locate(&skipper, depth: depth)
+                return start..<skipper.index
+            },
+            taking: { value in
+                value.write(to: &written)
+                return nil
+            })
+        guard let found else { return false }
+        if let range = found {
+            try storage.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[range]), projection) }
+        } else {
+            try written.withUnsafeBytes { text in
+                try projection.locate(in: text)
+                try body(text, projection)
+            }
+        }
+        return true
+    }
+
     /// The next item, read from the window by `read` or taken from a value already in memory by `take`.
     private mutating func nextItem<Item>(
         reading read: (inout JSONSkipper, JSONKeepTree?, Int) throws(JSONSkipFailure) -> Item,

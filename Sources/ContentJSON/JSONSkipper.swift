@@ -1,3 +1,7 @@
+#if canImport(_Builtin_intrinsics.intel)
+    import _Builtin_intrinsics.intel
+#endif
+
 /// What ``JSONSkipper/skipString()`` saw inside a string.
 struct JSONStringTraits {
     /// The string holds escapes, so its bytes are not its text.
@@ -246,35 +250,75 @@ struct JSONSkipper {
         // character, a bad escape or the end of the input after it is the error to report.
         var invalidUTF8: Int?
         guard let base = bytes.baseAddress else { throw endOfWindow("unterminated string that starts here") }
-        while true {
-            index = JSONBytes.firstSpecialStringByte(base, from: index, to: bytes.count, flaggingNonASCII: true)
-            guard index < bytes.count else {
-                throw isFinal ? malformed("unterminated string that starts here", at: open) : .needMore
-            }
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                if let invalidUTF8 { throw malformed("a string holds bytes that are not valid UTF-8", at: invalidUTF8) }
-                index += 1
+        let end = bytes.count
+        // Most strings are short and plain: one test of sixteen bytes finds their closing quote.
+        if index &+ 16 <= end {
+            let mask = JSONBytes.specialStringBytes(base, at: index)
+            if mask == 0 {
+                index &+= 16
+            } else if base.load(fromByteOffset: index &+ mask.trailingZeroBitCount, as: UInt8.self) == 0x22 {
+                index &+= mask.trailingZeroBitCount &+ 1
                 return traits
-            case UInt8(ascii: "\\"):
-                traits.escaped = true
-                // The one-letter escapes (`\n`, `\"`, …) are most of them in rich text: step over them here.
-                if index &+ 1 < bytes.count, Self.isSimpleEscape(bytes[index &+ 1]) {
-                    index &+= 2
-                } else {
-                    try skipEscape(open: open)
-                }
-            case 0x80...:
-                traits.nonASCII = true
-                if try !skipUTF8Sequence() {
-                    if invalidUTF8 == nil { invalidUTF8 = index }
-                    index += 1
-                }
-            default:
-                throw malformed("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
             }
         }
+        // Rich text has an escape or a non-ASCII byte every few dozen bytes. One mask per 64 bytes marks every
+        // byte that needs a look, and each is stepped over in turn without reading the block again.
+        while index &+ 64 <= end {
+            let blockStart = index
+            var mask = JSONBytes.specialStringBytes64(base, at: blockStart)
+            var next = blockStart &+ 64
+            while mask != 0 {
+                index = blockStart &+ mask.trailingZeroBitCount
+                if try stepOverSpecialByte(open: open, traits: &traits, invalidUTF8: &invalidUTF8) { return traits }
+                let consumed = index &- blockStart
+                if consumed >= 64 {
+                    next = index
+                    break
+                }
+                mask &= ~0 << UInt64(consumed)
+            }
+            index = next
+        }
+        while true {
+            index = JSONBytes.firstSpecialStringByte(base, from: index, to: end, flaggingNonASCII: true)
+            guard index < end else {
+                throw isFinal ? malformed("unterminated string that starts here", at: open) : .needMore
+            }
+            if try stepOverSpecialByte(open: open, traits: &traits, invalidUTF8: &invalidUTF8) { return traits }
+        }
+    }
+
+    /// Steps over the byte at the cursor, which ends a run of plain string text, and what it begins.
+    ///
+    /// - Returns: Whether it was the closing quote.
+    @inline(__always)
+    private mutating func stepOverSpecialByte(
+        open: Int, traits: inout JSONStringTraits, invalidUTF8: inout Int?
+    ) throws(JSONSkipFailure) -> Bool {
+        let byte = bytes[index]
+        switch byte {
+        case UInt8(ascii: "\""):
+            if let invalidUTF8 { throw malformed("a string holds bytes that are not valid UTF-8", at: invalidUTF8) }
+            index += 1
+            return true
+        case UInt8(ascii: "\\"):
+            traits.escaped = true
+            // The one-letter escapes (`\n`, `\"`, …) are most of them in rich text: step over them here.
+            if index &+ 1 < bytes.count, Self.isSimpleEscape(bytes[index &+ 1]) {
+                index &+= 2
+            } else {
+                try skipEscape(open: open)
+            }
+        case 0x80...:
+            traits.nonASCII = true
+            if try !skipUTF8Sequence() {
+                if invalidUTF8 == nil { invalidUTF8 = index }
+                index += 1
+            }
+        default:
+            throw malformed("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
+        }
+        return false
     }
 
     /// Whether `\` followed by this byte is a complete escape: `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`.
@@ -385,49 +429,84 @@ enum JSONBytes {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
+    /// The lanes of `chunk` that end a run of plain string text: `"`, `\`, a control character, and (when
+    /// asked) any byte of a multi-byte UTF-8 sequence.
+    @inline(__always)
+    static func specialLanes(_ chunk: SIMD16<UInt8>, flaggingNonASCII: Bool) -> SIMDMask<SIMD16<Int8>> {
+        let quoteOrBackslash =
+            (chunk .== SIMD16<UInt8>(repeating: 0x22)) .| (chunk .== SIMD16<UInt8>(repeating: 0x5C))
+        guard flaggingNonASCII else { return quoteOrBackslash .| (chunk .< SIMD16<UInt8>(repeating: 0x20)) }
+        // One signed compare finds both controls and bytes above 0x7F: adding 0x60 maps 0x20...0x7F onto
+        // -128...-33 and every other byte above that.
+        let shifted = unsafeBitCast(chunk &+ SIMD16<UInt8>(repeating: 0x60), to: SIMD16<Int8>.self)
+        return quoteOrBackslash .| (shifted .> SIMD16<Int8>(repeating: -33))
+    }
+
+    /// Bit `i` set when lane `i` of `mask` is: what SSE2's `pmovmskb` does in one instruction.
+    @inline(__always)
+    static func bits(of mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
+        #if canImport(_Builtin_intrinsics.intel)
+            UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self))))
+        #else
+            portableBits(of: mask)
+        #endif
+    }
+
+    /// ``bits(of:)`` in plain arithmetic, for targets without a byte-mask instruction: each lane's top bit
+    /// is moved to the bottom of its byte, and one multiply gathers the eight bytes of a word into its top byte.
+    @inline(__always)
+    static func portableBits(of mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
+        let lanes = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        let low = (((UInt64(littleEndian: lanes[0]) & highBits) >> 7) &* 0x0102_0408_1020_4080) >> 56
+        let high = (((UInt64(littleEndian: lanes[1]) & highBits) >> 7) &* 0x0102_0408_1020_4080) >> 56
+        return low | high << 8
+    }
+
+    /// One bit per byte of the sixteen at `offset` (flagging non-ASCII): set where ``specialLanes(_:flaggingNonASCII:)`` is.
+    @inline(__always)
+    static func specialStringBytes(_ base: UnsafeRawPointer, at offset: Int) -> UInt64 {
+        bits(
+            of: specialLanes(base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), flaggingNonASCII: true)
+        )
+    }
+
+    /// ``specialStringBytes(_:at:)`` for the 64 bytes at `offset`.
+    @inline(__always)
+    static func specialStringBytes64(_ base: UnsafeRawPointer, at offset: Int) -> UInt64 {
+        specialStringBytes(base, at: offset) | specialStringBytes(base, at: offset &+ 16) << 16
+            | specialStringBytes(base, at: offset &+ 32) << 32 | specialStringBytes(base, at: offset &+ 48) << 48
+    }
+
     /// The offset of the first byte in `start..<end` that ends a run of plain string text: `"`, `\`, a
     /// control character, and (when asked) any byte of a multi-byte UTF-8 sequence; `end` when none.
     ///
-    /// Eight bytes are tested at once (SWAR): a byte is flagged when it equals a quote or a backslash or
-    /// is below 0x20. Borrows only ever flag bytes above a genuine match, so the lowest flag is exact.
+    /// Sixteen bytes are compared at once (SSE2 or NEON); the last few eight at a time in a word (SWAR),
+    /// where a byte is flagged when it equals a quote or a backslash or is below 0x20. Borrows only ever
+    /// flag bytes above a genuine match, so the lowest flag is exact.
     @inline(__always)
     static func firstSpecialStringByte(
         _ base: UnsafeRawPointer, from start: Int, to end: Int, flaggingNonASCII: Bool
     ) -> Int {
         var index = start
-        // Sixteen bytes at a time while they are plain text (SSE2 or NEON compares), then eight.
-        let quotes = SIMD16<UInt8>(repeating: 0x22)
-        let backslashes = SIMD16<UInt8>(repeating: 0x5C)
-        let controls = SIMD16<UInt8>(repeating: 0x20)
-        let shift = SIMD16<UInt8>(repeating: 0x60)
-        let plainFloor = SIMD16<Int8>(repeating: -33)
         @inline(__always) func special(_ offset: Int) -> SIMDMask<SIMD16<Int8>> {
-            let chunk = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-            let quoteOrBackslash = (chunk .== quotes) .| (chunk .== backslashes)
-            guard flaggingNonASCII else { return quoteOrBackslash .| (chunk .< controls) }
-            // One signed compare finds both controls and bytes above 0x7F: adding 0x60 maps 0x20...0x7F onto
-            // -128...-33 and every other byte above that.
-            return quoteOrBackslash .| (unsafeBitCast(chunk &+ shift, to: SIMD16<Int8>.self) .> plainFloor)
+            specialLanes(
+                base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), flaggingNonASCII: flaggingNonASCII)
         }
         // Most strings are short, so the first sixteen bytes get a test of their own; long runs of plain text
         // then go 64 bytes at a time, with one test, and the loop below finds the byte.
         if index &+ 16 <= end {
-            let lanes = unsafeBitCast(special(index), to: SIMD2<UInt64>.self)
-            if lanes[0] != 0 { return index &+ UInt64(littleEndian: lanes[0]).trailingZeroBitCount >> 3 }
-            if lanes[1] != 0 { return index &+ 8 &+ UInt64(littleEndian: lanes[1]).trailingZeroBitCount >> 3 }
+            let mask = bits(of: special(index))
+            if mask != 0 { return index &+ mask.trailingZeroBitCount }
             index &+= 16
         }
         while index &+ 64 <= end {
             let any = special(index) .| special(index &+ 16) .| special(index &+ 32) .| special(index &+ 48)
-            let lanes = unsafeBitCast(any, to: SIMD2<UInt64>.self)
-            if lanes[0] | lanes[1] != 0 { break }
+            if bits(of: any) != 0 { break }
             index &+= 64
         }
         while index &+ 16 <= end {
-            // Read the all-ones lanes as two words: cheaper than a horizontal `any`, and it gives the position.
-            let lanes = unsafeBitCast(special(index), to: SIMD2<UInt64>.self)
-            if lanes[0] != 0 { return index &+ UInt64(littleEndian: lanes[0]).trailingZeroBitCount >> 3 }
-            if lanes[1] != 0 { return index &+ 8 &+ UInt64(littleEndian: lanes[1]).trailingZeroBitCount >> 3 }
+            let mask = bits(of: special(index))
+            if mask != 0 { return index &+ mask.trailingZeroBitCount }
             index &+= 16
         }
         let nonASCIIMask: UInt64 = flaggingNonASCII ? highBits : 0

@@ -95,6 +95,8 @@ public struct JSONTextProjection: Sendable {
 
     /// Per path, in order, where its value was in the text last given to ``locate(in:)``; `nil` when missing.
     public private(set) var slices: [Slice?]
+    /// Where the value being located starts in the skipper's bytes: slices are relative to it.
+    private var origin = 0
 
     /// Prepares to find the values of `paths`, or fails when a path maps over an array (`[]`): such a value is
     /// built, not found.
@@ -174,6 +176,7 @@ public struct JSONTextProjection: Sendable {
     /// - Throws: ``JSONParseError`` where the text is not JSON, as ``JSONParser`` reports it.
     public mutating func locate(in text: UnsafeRawBufferPointer) throws(JSONParseError) {
         for field in slices.indices { slices[field] = nil }
+        origin = 0
         var skipper = JSONSkipper(bytes: text, index: 0, isFinal: true, maxDepth: maxDepth)
         do throws(JSONSkipFailure) {
             skipper.skipWhitespace()
@@ -190,6 +193,19 @@ public struct JSONTextProjection: Sendable {
             reader.index = offset
             throw reader.error(message, at: offset)
         }
+    }
+
+    /// Finds every path's value in the value at the skipper's cursor and steps over it, checking it as
+    /// ``locate(in:)`` does; the slices are relative to where the value starts.
+    ///
+    /// - Parameters:
+    ///   - skipper: A skipper on the value's first byte; it ends just past the value.
+    ///   - depth: How deeply the value's container nests already.
+    /// - Throws: ``JSONSkipFailure``: the value runs past the skipper's bytes, or is malformed.
+    mutating func locate(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
+        for field in slices.indices { slices[field] = nil }
+        origin = skipper.index
+        try visit(0, &skipper, depth: depth)
     }
 
     /// The value a slice of `text` holds.
@@ -213,7 +229,9 @@ public struct JSONTextProjection: Sendable {
         let start = skipper.index
         // A later duplicate member replaces what an earlier one gave, paths it lacks included.
         if node != 0 { for position in plan.nodes[node].subtree { slices[plan.subtreeList[position]] = nil } }
-        guard start < bytes.count else { throw skipper.malformed("expected a JSON value, found the end of the input") }
+        guard start < bytes.count else {
+            throw skipper.endOfWindow("expected a JSON value, found the end of the input")
+        }
         let hasChildren = !plan.nodes[node].children.isEmpty
         let kind: Slice.Kind
         switch bytes[start] {
@@ -237,7 +255,7 @@ public struct JSONTextProjection: Sendable {
             }
         }
         for position in plan.nodes[node].fields {
-            slices[plan.fieldList[position]] = Slice(kind: kind, range: start..<skipper.index)
+            slices[plan.fieldList[position]] = Slice(kind: kind, range: (start - origin)..<(skipper.index - origin))
         }
     }
 

@@ -1,15 +1,16 @@
 internal import ContentCore
-internal import ContentJSON
+public import ContentJSON
 
-/// Writes the CSV or TSV row of each item from the item's JSON text, with no header: the rows `--fields` asks for,
-/// byte for byte as ``OutputPipeline`` writes them after its header.
+/// Writes the CSV or TSV row of each item a reader reads, with no header: the rows `--fields` asks for, byte for byte
+/// as ``OutputPipeline`` writes them after its header.
 ///
 /// Rows of these formats stand alone, so a stretch of items can be rendered apart (on another thread, say) and
-/// its bytes put after the rows before it.
+/// its bytes put after the rows before it. The fields are found where each item lies in the reader's buffer, in the
+/// one pass that reads it.
 ///
 /// ```swift
 /// if var rows = DelimitedRowWriter(settings: settings) {
-///     try rows.write(itemText: text, to: &sink)
+///     while try rows.writeRow(ofNextItemIn: &reader, to: &sink) {}
 /// }
 /// ```
 public struct DelimitedRowWriter: Sendable {
@@ -32,14 +33,29 @@ public struct DelimitedRowWriter: Sendable {
         self.projection = projection
     }
 
-    /// Writes one item's row.
+    /// Reads the next item of `reader` and writes its row, finding the fields where the item lies in the reader's
+    /// buffer: nothing is copied out of it.
     ///
     /// - Parameters:
-    ///   - itemText: The item as JSON text.
+    ///   - reader: The reader of the items.
     ///   - sink: Where the row goes.
-    /// - Throws: ``ContentJSON/JSONParseError`` for text that is not JSON, or what the sink throws.
-    public mutating func write(itemText: UnsafeRawBufferPointer, to sink: inout some OutputSink) throws {
-        try projection.locate(in: itemText)
-        try renderer.write(projection, in: itemText, to: &sink)
+    /// - Returns: Whether there was an item; `false` after the last.
+    /// - Throws: ``ContentJSON/JSONItemReaderError`` as the reader's ``ContentJSON/JSONItemReader/next()`` throws
+    ///   it, or what the sink throws.
+    public mutating func writeRow(ofNextItemIn reader: inout JSONItemReader, to sink: inout some OutputSink) throws
+        -> Bool
+    {
+        try Self.writeRow(of: &reader, locating: &projection, with: &renderer, to: &sink)
+    }
+
+    // Static, with the writer's parts passed one by one: a closure using `self` while the projection is lent out
+    // would overlap the two accesses.
+    private static func writeRow(
+        of reader: inout JSONItemReader, locating projection: inout JSONTextProjection,
+        with renderer: inout DelimitedRenderer, to sink: inout some OutputSink
+    ) throws -> Bool {
+        try reader.nextItem(locating: &projection) { text, located in
+            try renderer.write(located, in: text, to: &sink)
+        }
     }
 }

@@ -24,4 +24,37 @@ public protocol ItemTextReader: ItemReader {
     /// - Returns: Whether there was an item; `false` after the last (without calling `body`).
     /// - Throws: Why reading failed, or what `body` threw.
     mutating func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
+
+    /// Finds `projection`'s paths in the next item and calls `body` with the item's text, which the projection's
+    /// slices are relative to.
+    ///
+    /// A reader of the input itself finds them in the one pass that reads the item; the default locates them in
+    /// the text ``nextText(_:)`` gives.
+    ///
+    /// - Parameters:
+    ///   - projection: The paths to find.
+    ///   - body: What to do with the text and the projection; it must not keep the buffer.
+    /// - Returns: Whether there was an item; `false` after the last (without calling `body`).
+    /// - Throws: Why reading failed, where the item is not JSON, or what `body` threw.
+    mutating func nextLocated(
+        _ projection: inout JSONTextProjection, _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
+    ) throws -> Bool
+}
+
+extension ItemTextReader {
+    /// Locates the paths in the text of ``nextText(_:)``.
+    ///
+    /// - Parameters:
+    ///   - projection: The paths to find.
+    ///   - body: What to do with the text and the projection; it must not keep the buffer.
+    /// - Returns: Whether there was an item.
+    /// - Throws: Why reading failed, where the item is not JSON, or what `body` threw.
+    public mutating func nextLocated(
+        _ projection: inout JSONTextProjection, _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
+    ) throws -> Bool {
+        try nextText { text in
+            try projection.locate(in: text)
+            try body(text, projection)
+        }
+    }
 }

@@ -303,10 +303,9 @@ public struct OutputPipeline: Sendable {
         {
             // The fields are found in each item's text and written from there: no item is built.
             defer { box.reader = reader }
-            while try reader.nextText({ text in
-                try projection.locate(in: text)
-                try renderer.write(projection, in: text, to: &sink)
-            }) {
+            while try reader.nextLocated(
+                &projection, { text, located in try renderer.write(located, in: text, to: &sink) })
+            {
                 count += 1
                 if count % 1024 == 0 { try Task.checkCancellation() }
             }

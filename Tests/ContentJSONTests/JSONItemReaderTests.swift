@@ -808,7 +808,59 @@ private func readItems(
     if batched != values {
         Issue.record("read in batches: \(summary(batched)); read item by item: \(summary(values))")
     }
+    // The kept paths found where each item lies in the buffer must be what they lead to in the items read.
+    if let keeping, var projection = JSONTextProjection(paths: keeping) {
+        var reader = JSONItemReader(
+            input: input(), itemsPath: path, keeping: keeping, bufferSize: setup.bufferSize, maxDepth: maxDepth)
+        let located = locatedRows(&reader, &projection)
+        let expected: LocatedRows
+        switch values {
+        case .items(let items): expected = .rows(items.map { item in keeping.map { item.value(at: $0) } })
+        case .failed(let error, let before):
+            expected = .failed(error, after: before.map { item in keeping.map { item.value(at: $0) } })
+        case .value, .runaway: expected = located
+        }
+        if located != expected {
+            Issue.record("located in the buffer: \(located); read item by item: \(summary(values))")
+        }
+    }
     return values
+}
+
+/// Rows of the values a reader's items hold at a projection's paths, found with `nextItem(locating:_:)`.
+private enum LocatedRows: Equatable, CustomStringConvertible {
+    case rows([[JSONValue?]])
+    case failed(JSONItemReaderError, after: [[JSONValue?]])
+    /// `start()` gave a single value, or a slice did not parse.
+    case other(String)
+
+    var description: String {
+        switch self {
+        case .rows(let rows): "\(rows.count) rows \(rows)"
+        case .failed(let error, let rows): "\(error) after \(rows.count) rows"
+        case .other(let text): text
+        }
+    }
+}
+
+private func locatedRows(_ reader: inout JSONItemReader, _ projection: inout JSONTextProjection) -> LocatedRows {
+    var rows: [[JSONValue?]] = []
+    do {
+        guard case .items = try reader.start() else { return .other("a single value") }
+        while try reader.nextItem(
+            locating: &projection,
+            { text, located in
+                rows.append(try located.slices.map { try $0.map { try JSONTextProjection.value(of: $0, in: text) } })
+            })
+        {
+            if rows.count > 1_000_000 { return .other("a runaway reader") }
+        }
+        return .rows(rows)
+    } catch let error as JSONItemReaderError {
+        return .failed(error, after: rows)
+    } catch {
+        return .other("\(error)")
+    }
 }
 
 private func readAll(
