@@ -429,6 +429,20 @@ enum JSONBytes {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
+    /// The first eight bytes of the text from `start` to `end` (all of a shorter one, the rest zero), first
+    /// byte lowest.
+    @inline(__always)
+    static func firstBytes(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
+        let length = end - start
+        guard start + 8 <= bytes.count else {
+            var word: UInt64 = 0
+            for offset in 0..<min(length, 8) { word |= UInt64(bytes[start + offset]) << (UInt64(offset) * 8) }
+            return word
+        }
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        return length < 8 ? word & ((1 << (UInt64(length) * 8)) - 1) : word
+    }
+
     /// The lanes of `chunk` that end a run of plain string text: `"`, `\`, a control character, and (when
     /// asked) any byte of a multi-byte UTF-8 sequence.
     @inline(__always)

@@ -157,7 +157,7 @@ struct JSONTape {
                 }
                 let keyStart = skipper.index
                 let traits = try skipper.skipString()
-                let first = Self.firstBytes(skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
+                let first = JSONBytes.firstBytes(skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
                 let name = Entry(
                     name: traits.escaped ? .escapedString : .string, start: keyStart + 1, end: skipper.index - 1,
                     nonASCII: traits.nonASCII, prefix: first & 0xFFFF_FFFF_FFFF)
@@ -198,20 +198,6 @@ struct JSONTape {
             index = value.kind == .object || value.kind == .array ? Int(value.end) : index + 2
         }
         return false
-    }
-
-    /// The first eight bytes of the text from `start` to `end` (all of a shorter one, the rest zero), first
-    /// byte lowest.
-    @inline(__always)
-    static func firstBytes(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
-        let length = end - start
-        guard start + 8 <= bytes.count else {
-            var word: UInt64 = 0
-            for offset in 0..<min(length, 8) { word |= UInt64(bytes[start + offset]) << (UInt64(offset) * 8) }
-            return word
-        }
-        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-        return length < 8 ? word & ((1 << (UInt64(length) * 8)) - 1) : word
     }
 
     /// One of 64 bits, picked by a hash of a name's length, its first eight bytes (`first`) and its last eight.

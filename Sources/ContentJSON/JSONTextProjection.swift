@@ -41,6 +41,8 @@ public struct JSONTextProjection: Sendable {
         var nameCount: Int
         /// An ASCII name equals an ASCII key exactly when their bytes do; any other pair compares as strings.
         var nameIsASCII: Bool
+        /// The name's first eight bytes (see ``JSONBytes/firstBytes(_:from:to:)``): most keys differ in them.
+        var nameWord: UInt64
         /// The child the step leads to.
         var target: Int
     }
@@ -149,13 +151,15 @@ public struct JSONTextProjection: Sendable {
                     let utf8 = Array(name.utf8)
                     step = Step(
                         isMember: true, element: Int(name).map { $0 >= 0 ? $0 : -1 } ?? -1, nameStart: nameBytes.count,
-                        nameCount: utf8.count, nameIsASCII: utf8.allSatisfy { $0 < 0x80 }, target: target)
+                        nameCount: utf8.count, nameIsASCII: utf8.allSatisfy { $0 < 0x80 },
+                        nameWord: utf8.withUnsafeBytes { JSONBytes.firstBytes($0, from: 0, to: $0.count) },
+                        target: target)
                     nameBytes += utf8
                     names.append(name)
                 case .index(let position):
                     step = Step(
                         isMember: false, element: position, nameStart: 0, nameCount: 0, nameIsASCII: true,
-                        target: target)
+                        nameWord: 0, target: target)
                     names.append("")
                 case .each:
                     return nil
@@ -286,12 +290,14 @@ public struct JSONTextProjection: Sendable {
         throws(JSONSkipFailure) -> Int?
     {
         var decoded: String?
+        let length = end - start - 2
+        let word = plain ? JSONBytes.firstBytes(skipper.bytes, from: start + 1, to: end - 1) : 0
         for child in plan.nodes[node].children where plan.steps[child].isMember {
             let step = plan.steps[child]
             if plain, step.nameIsASCII {
-                guard step.nameCount == end - start - 2 else { continue }
+                guard step.nameCount == length, step.nameWord == word else { continue }
                 var same = true
-                for offset in 0..<step.nameCount
+                for offset in min(length, 8)..<length
                 where skipper.bytes[start + 1 + offset] != plan.nameBytes[step.nameStart + offset] {
                     same = false
                     break

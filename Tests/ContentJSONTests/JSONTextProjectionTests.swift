@@ -216,10 +216,13 @@ private func randomPaths(through value: JSONValue, _ random: inout SplitMix64) -
     return paths
 }
 
-/// Objects whose names clash: repeated, escaped, and canonically equivalent (`é` and `e` with U+0301, `K` and
-/// U+212A KELVIN SIGN), with arrays among them.
+/// Objects whose names clash: repeated, escaped, canonically equivalent (`é` and `e` with U+0301, `K` and
+/// U+212A KELVIN SIGN), and alike in their first eight bytes, with arrays among them.
 private struct ClashingNamesWriter {
-    static let names = ["a", "b", "K", "\u{212A}", "\u{E9}", "e\u{301}", "0", "1"]
+    static let names = [
+        "a", "b", "K", "\u{212A}", "\u{E9}", "e\u{301}", "0", "1", "description_html", "description_text", "abcdefgh",
+        "abcdefghi",
+    ]
 
     var random: SplitMix64
 
