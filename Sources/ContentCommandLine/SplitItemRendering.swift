@@ -174,10 +174,8 @@ final class SplitItemRendering: Sendable {
         _ writer: inout DelimitedRowWriter, ofNextItemIn reader: inout JSONItemReader, to sink: inout some OutputSink,
         source: String, itemsPath: JSONPath?
     ) throws -> Bool {
-        do {
-            return try writer.writeRow(ofNextItemIn: &reader, to: &sink)
-        } catch let error as JSONItemReaderError {
-            throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
+        try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
+            try writer.writeRow(ofNextItemIn: &reader, to: &sink)
         }
     }
 }

@@ -271,17 +271,20 @@ public struct JSONItemReader {
         return found ?? false
     }
 
-    /// Finds the paths of `projection` in the next item where it lies in the read buffer, copying and building
-    /// nothing, then calls `body` with the item's text, to which the projection's slices are relative.
+    /// Finds the paths of `projection` in the next item, then calls `body` with the item's text, to which the
+    /// projection's slices are relative.
     ///
-    /// It is ``nextEncoded(into:)`` and ``JSONTextProjection/locate(in:)`` in one pass over the item: the way
-    /// rows of CSV are read from a large input.
+    /// An item of the array being streamed is located where it lies in the read buffer, copying and building
+    /// nothing: ``nextEncoded(into:)`` and ``JSONTextProjection/locate(in:)`` in one pass over the item, the way
+    /// rows of CSV are read from a large input. An item already in memory (of a value after the first, or past a
+    /// path through an array) is written out as text and located there.
     ///
     /// - Parameters:
     ///   - projection: The paths to find; its ``JSONTextProjection/slices`` are the item's when `body` runs.
     ///   - body: What to do with the item's text and the projection; it must not keep the buffer.
     /// - Returns: Whether there was an item; `false` after the last (without calling `body`).
-    /// - Throws: ``JSONItemReaderError`` as ``next()`` would throw it, or what `body` throws.
+    /// - Throws: ``JSONItemReaderError`` as ``next()`` would throw it, or what `body` throws; a ``JSONParseError``
+    ///   only as a safeguard, should the text written for an item already in memory not read back.
     public mutating func nextItem(
         locating projection: inout JSONTextProjection,
         _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
@@ -303,7 +306,8 @@ public struct JSONItemReader {
             try storage.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[range]), projection) }
         } else {
             try written.withUnsafeBytes { text in
-                try projection.locate(in: text)
+                // Under the reader's limit, which the value was read under.
+                try projection.locate(in: text, maxDepth: maxDepth)
                 try body(text, projection)
             }
         }

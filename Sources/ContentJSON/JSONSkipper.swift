@@ -1,4 +1,4 @@
-#if canImport(_Builtin_intrinsics.intel)
+#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
     import _Builtin_intrinsics.intel
 #endif
 
@@ -459,7 +459,7 @@ enum JSONBytes {
     /// Bit `i` set when lane `i` of `mask` is: what SSE2's `pmovmskb` does in one instruction.
     @inline(__always)
     static func bits(of mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
-        #if canImport(_Builtin_intrinsics.intel)
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
             UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: __m128i.self))))
         #else
             portableBits(of: mask)

@@ -95,7 +95,8 @@ public struct JSONTextProjection: Sendable {
     private let plan: Plan
     private let maxDepth: Int
 
-    /// Per path, in order, where its value was in the text last given to ``locate(in:)``; `nil` when missing.
+    /// Per path, in order, where its value was in the text last given to ``locate(in:)``, or in the item
+    /// ``JSONItemReader/nextItem(locating:_:)`` last found, from the item's first byte; `nil` when missing.
     public private(set) var slices: [Slice?]
     /// Where the value being located starts in the skipper's bytes: slices are relative to it.
     private var origin = 0
@@ -179,6 +180,11 @@ public struct JSONTextProjection: Sendable {
     /// - Parameter text: UTF-8 JSON text.
     /// - Throws: ``JSONParseError`` where the text is not JSON, as ``JSONParser`` reports it.
     public mutating func locate(in text: UnsafeRawBufferPointer) throws(JSONParseError) {
+        try locate(in: text, maxDepth: maxDepth)
+    }
+
+    /// ``locate(in:)`` with another nesting limit: a reader's, for an item it has already read under it.
+    mutating func locate(in text: UnsafeRawBufferPointer, maxDepth: Int) throws(JSONParseError) {
         for field in slices.indices { slices[field] = nil }
         origin = 0
         var skipper = JSONSkipper(bytes: text, index: 0, isFinal: true, maxDepth: maxDepth)

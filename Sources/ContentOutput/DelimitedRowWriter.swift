@@ -5,8 +5,8 @@ public import ContentJSON
 /// as ``OutputPipeline`` writes them after its header.
 ///
 /// Rows of these formats stand alone, so a stretch of items can be rendered apart (on another thread, say) and
-/// its bytes put after the rows before it. The fields are found where each item lies in the reader's buffer, in the
-/// one pass that reads it.
+/// its bytes put after the rows before it. The fields of the items of a streamed array are found where each item
+/// lies in the reader's buffer, in the one pass that reads it.
 ///
 /// ```swift
 /// if var rows = DelimitedRowWriter(settings: settings) {
@@ -33,15 +33,17 @@ public struct DelimitedRowWriter: Sendable {
         self.projection = projection
     }
 
-    /// Reads the next item of `reader` and writes its row, finding the fields where the item lies in the reader's
-    /// buffer: nothing is copied out of it.
+    /// Reads the next item of `reader` and writes its row, finding the fields with
+    /// ``ContentJSON/JSONItemReader/nextItem(locating:_:)``: where the item lies in the reader's buffer, for the
+    /// items of the array being streamed.
     ///
     /// - Parameters:
     ///   - reader: The reader of the items.
     ///   - sink: Where the row goes.
     /// - Returns: Whether there was an item; `false` after the last.
     /// - Throws: ``ContentJSON/JSONItemReaderError`` as the reader's ``ContentJSON/JSONItemReader/next()`` throws
-    ///   it, or what the sink throws.
+    ///   it, a ``ContentJSON/JSONParseError`` only as a safeguard (a cell's text that does not read back), or what
+    ///   the sink throws.
     public mutating func writeRow(ofNextItemIn reader: inout JSONItemReader, to sink: inout some OutputSink) throws
         -> Bool
     {

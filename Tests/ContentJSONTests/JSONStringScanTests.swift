@@ -39,7 +39,7 @@ struct JSONStringScanTests {
             let padding = [UInt8](repeating: 0x20, count: random.below(64))
             let bytes =
                 Array("[".utf8) + padding + Array(#"{"n":1,"s":""#.utf8) + text.bytes
-                + (text.unterminated ? [] : Array(#""},{"n":2}]"#.utf8))
+                + (text.unterminated ? [] : Array(#""},{"n":2,"pad":""#.utf8) + Self.padding + Array(#""}]"#.utf8))
             let setup = random.pick([
                 ReadSetup.whole, ReadSetup.small, ReadSetup(id: 0, readSize: 7, bufferSize: 16, restartable: true),
             ])
@@ -54,18 +54,72 @@ struct JSONStringScanTests {
     }
 
     @Test func aStringEndingAtEveryOffsetOfABlockIsFound() {
-        // Plain text then an escape, a character or the quote at each position of two blocks.
+        // Plain text then an escape, a character or the quote at each position of two blocks; the padding after
+        // it keeps 64 bytes in view, so each is found by the block scan rather than the tail's.
         for length in 0..<140 {
             for tail in [#"\n"#, "é", "😀", ""] {
                 let text = String(repeating: "a", count: length) + tail
-                let bytes = Array(#"[{"n":1,"s":""#.utf8) + Array(text.utf8) + Array(#""}]"#.utf8)
+                let bytes =
+                    Array(#"[{"n":1,"s":""#.utf8) + Array(text.utf8) + Array(#"","pad":""#.utf8) + Self.padding
+                    + Array(#""}]"#.utf8)
                 let problem = Self.disagreement(bytes, setup: .whole)
                 #expect(problem == nil, "\(problem ?? ""); \(length) bytes then \(tail.debugDescription)")
             }
         }
     }
 
+    @Test func aBlockEndingInsideAnEscapeOrACharacterAsksForMore() {
+        // 81 bytes: the quote, sixteen bytes for the first test, then one block whose last bytes start something
+        // the window does not finish. Only a final window may call that malformed, and then as the parser does.
+        let quote = Array("\"".utf8)
+        let cases: [(label: String, bytes: [UInt8])] = [
+            ("a character cut short", quote + Array(repeating: 0x61, count: 79) + [0xE2]),
+            ("a backslash at the end", quote + Array(repeating: 0x61, count: 79) + Array(#"\"#.utf8)),
+            ("a high surrogate at the end", quote + Array(repeating: 0x61, count: 74) + Array(#"\uD83D"#.utf8)),
+            ("a \\u escape cut short", quote + Array(repeating: 0x61, count: 77) + Array(#"\u0"#.utf8)),
+        ]
+        for (label, bytes) in cases {
+            #expect(bytes.count == 81, "\(label): \(bytes.count) bytes")
+            let expected: JSONParseError?
+            do throws(JSONParseError) {
+                _ = try JSONParser().parse(bytes)
+                expected = nil
+            } catch {
+                expected = error
+            }
+            let (open, final) = bytes.withUnsafeBytes { raw in
+                (skipping(raw, isFinal: false), skipping(raw, isFinal: true))
+            }
+            switch open {
+            case .failure(.needMore): break
+            default: Issue.record("\(label): \(open), not a request for more")
+            }
+            switch (final, expected) {
+            case (.failure(.malformed(let offset, let message)), .some(let expected)):
+                #expect(
+                    offset == expected.offset && message == expected.message,
+                    "\(label): byte \(offset), \(message); the parser: \(expected)")
+            default:
+                Issue.record("\(label): a final window gave \(final); the parser \(String(describing: expected))")
+            }
+        }
+    }
+
+    /// What skipping the string at the start of `bytes` gives: where it ends, or the failure.
+    private func skipping(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Int, JSONSkipFailure> {
+        var skipper = JSONSkipper(bytes: bytes, index: 0, isFinal: isFinal)
+        do throws(JSONSkipFailure) {
+            try skipper.skipString()
+            return .success(skipper.index)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     // MARK: Generated strings
+
+    /// Plain text after the string under test, so the scan of its end has a whole block in view.
+    private static let padding = [UInt8](repeating: 0x20, count: 128)
 
     /// A string's bytes as written between its quotes.
     private struct GeneratedString {

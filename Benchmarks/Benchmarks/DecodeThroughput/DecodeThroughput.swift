@@ -92,7 +92,7 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
             // What `content format FILE` runs on a file under 16 MB, on one thread here: the kept members of each
-            // item copied out, then each row found in that text; no item built.
+            // item copied out as text; CSV rows are then found in that text, NDJSON and tables read values from it.
             measure("format/\(format.rawValue)-from-text/aem-\(count)", setup: aemSetup) { benchmark in
                 let aem = Inputs.aem(count)
                 for _ in benchmark.scaledIterations {
