@@ -112,27 +112,16 @@ public enum JSONInput {
         }
 
         mutating func next() throws -> JSONValue? {
-            do {
-                return try reader.next()
-            } catch {
-                throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
-            }
+            try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) { try reader.next() }
         }
 
         mutating func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
             text.removeAll(keepingCapacity: true)
-            do throws(JSONItemReaderError) {
+            return try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
                 guard try reader.nextEncoded(into: &text) else { return false }
-            } catch {
-                throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
-            }
-            do {
                 try text.withUnsafeBytes(body)
-            } catch let error as JSONParseError {
-                // The reader wrote this text from checked input, so this is only a safeguard.
-                throw JSONInput.failure(.malformed(error), source: source, itemsPath: itemsPath)
+                return true
             }
-            return true
         }
 
         mutating func nextLocated(

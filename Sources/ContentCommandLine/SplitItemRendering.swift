@@ -230,30 +230,29 @@ private final class SecondHalfOutcome: @unchecked Sendable {
 /// The items of the first stretch: the reader's items until it arrives at `offset`, where it stops, or all of them
 /// when it passes `offset` between items without an item starting there.
 private final class StoppingReader: ItemTextReader {
-    private(set) var reader: JSONItemReader
+    /// The items, with failures as `content format` reports them.
+    private var items: JSONInput.ReportingReader
     private let offset: Int
-    private let source: String
-    private let itemsPath: JSONPath?
     private let passed: () -> Void
     private var watching = true
-    private var text: [UInt8] = []
     /// Whether the reader stopped at `offset`, the next item starting there.
     private(set) var reachedOffset = false
+
+    /// The reader, where it stopped.
+    var reader: JSONItemReader { items.reader }
 
     init(
         _ reader: JSONItemReader, at offset: Int, source: String, itemsPath: JSONPath?,
         passed: @escaping () -> Void
     ) {
-        self.reader = reader
+        items = JSONInput.ReportingReader(reader: reader, source: source, itemsPath: itemsPath)
         self.offset = offset
-        self.source = source
-        self.itemsPath = itemsPath
         self.passed = passed
     }
 
     /// Whether to stop before the next item.
     private func stopsHere() -> Bool {
-        guard watching, let next = reader.nextItemOffset() else { return false }
+        guard watching, let next = items.reader.nextItemOffset() else { return false }
         if next == offset {
             reachedOffset = true
             return true
@@ -267,29 +266,18 @@ private final class StoppingReader: ItemTextReader {
 
     func next() throws -> JSONValue? {
         if stopsHere() { return nil }
-        do {
-            return try reader.next()
-        } catch {
-            throw JSONInput.failure(error, source: source, itemsPath: itemsPath)
-        }
+        return try items.next()
     }
 
     func nextText(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         if stopsHere() { return false }
-        text.removeAll(keepingCapacity: true)
-        return try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
-            guard try reader.nextEncoded(into: &text) else { return false }
-            try text.withUnsafeBytes(body)
-            return true
-        }
+        return try items.nextText(body)
     }
 
     func nextLocated(
         _ projection: inout JSONTextProjection, _ body: (UnsafeRawBufferPointer, JSONTextProjection) throws -> Void
     ) throws -> Bool {
         if stopsHere() { return false }
-        return try JSONInput.reportingFailures(source: source, itemsPath: itemsPath) {
-            try reader.nextItem(locating: &projection, body)
-        }
+        return try items.nextLocated(&projection, body)
     }
 }

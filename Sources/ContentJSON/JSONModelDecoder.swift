@@ -585,8 +585,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             // Equal bytes are equal names. Different bytes can still be equal Strings (canonical equivalence:
             // "K" and the Kelvin sign), but only when one side has an escape or a byte above 0x7F.
             var wantedIsASCII: Bool?
-            var wantedPrefix: UInt64 = 0
-            for offset in 0..<min(wanted.count, 6) { wantedPrefix |= UInt64(wanted[offset]) << (UInt64(offset) * 8) }
+            let wantedPrefix =
+                JSONBytes.firstBytes(raw, from: 0, to: raw.count) & JSONTape.Entry.namePrefixMask
             for _ in 0..<members {
                 if ordinal == members {
                     index = object + 1

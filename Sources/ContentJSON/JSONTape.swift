@@ -45,8 +45,12 @@ struct JSONTape {
             UInt64(namePrefixLow) | UInt64(namePrefixMiddle) << 8 | UInt64(count & 0xFF_FFFF) << 24
         }
 
-        /// The member name entry for text from `start` to `end`, with its first six bytes, `prefix`.
-        init(name kind: Kind, start: Int, end: Int, nonASCII: Bool, prefix: UInt64) {
+        /// The bytes of ``JSONBytes/firstBytes(_:from:to:)`` a name entry keeps as its ``namePrefix``.
+        static let namePrefixMask: UInt64 = 0xFFFF_FFFF_FFFF
+
+        /// The member name entry for text from `start` to `end`, whose first eight bytes are `firstBytes`.
+        init(name kind: Kind, start: Int, end: Int, nonASCII: Bool, firstBytes: UInt64) {
+            let prefix = firstBytes & Self.namePrefixMask
             self.kind = kind
             namePrefixLow = UInt8(truncatingIfNeeded: prefix)
             namePrefixMiddle = UInt16(truncatingIfNeeded: prefix >> 8)
@@ -160,7 +164,7 @@ struct JSONTape {
                 let first = JSONBytes.firstBytes(skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
                 let name = Entry(
                     name: traits.escaped ? .escapedString : .string, start: keyStart + 1, end: skipper.index - 1,
-                    nonASCII: traits.nonASCII, prefix: first & 0xFFFF_FFFF_FFFF)
+                    nonASCII: traits.nonASCII, firstBytes: first)
                 if distinct {
                     let bit = Self.nameBit(first, skipper.bytes, from: keyStart + 1, to: skipper.index - 1)
                     // Two names on one bit are compared, in the first few members only: past them the
