@@ -54,6 +54,9 @@ public struct JSONTextProjection: Sendable {
         var fields: Range<Int>
         /// The paths that end here or below, in `subtreeList`: what a later duplicate member clears first.
         var subtree: Range<Int>
+        /// A bit per ASCII member name of the children (`keyBit(length:word:)`), all bits when a name is not
+        /// ASCII: a plain key whose bit is clear is no child's, without a comparison.
+        var keyFilter: UInt64
     }
 
     /// The tree of paths in flat buffers, never written after `init`: walking it retains and releases nothing,
@@ -142,7 +145,8 @@ public struct JSONTextProjection: Sendable {
                 Node(
                     children: steps.count..<(steps.count + children[node].count),
                     fields: fieldList.count..<(fieldList.count + fields[node].count),
-                    subtree: subtreeList.count..<(subtreeList.count + subtrees[node].count)))
+                    subtree: subtreeList.count..<(subtreeList.count + subtrees[node].count),
+                    keyFilter: 0))
             fieldList += fields[node]
             subtreeList += subtrees[node]
             for (component, target) in children[node] {
@@ -157,6 +161,8 @@ public struct JSONTextProjection: Sendable {
                         target: target)
                     nameBytes += utf8
                     names.append(name)
+                    nodes[node].keyFilter |=
+                        step.nameIsASCII ? Self.keyBit(length: utf8.count, word: step.nameWord) : UInt64.max
                 case .index(let position):
                     step = Step(
                         isMember: false, element: position, nameStart: 0, nameCount: 0, nameIsASCII: true,
@@ -295,27 +301,46 @@ public struct JSONTextProjection: Sendable {
     private func matchingChild(of node: Int, keyFrom start: Int, to end: Int, plain: Bool, _ skipper: JSONSkipper)
         throws(JSONSkipFailure) -> Int?
     {
-        var decoded: String?
+        guard plain else { return try childMatchingDecodedKey(of: node, keyAt: start, skipper) }
         let length = end - start - 2
-        let word = plain ? JSONBytes.firstBytes(skipper.bytes, from: start + 1, to: end - 1) : 0
+        let word = JSONBytes.firstBytes(skipper.bytes, from: start + 1, to: end - 1)
+        // Most keys of an item are no field's: the filter says so for nearly all of them in one test.
+        guard plan.nodes[node].keyFilter & Self.keyBit(length: length, word: word) != 0 else { return nil }
         for child in plan.nodes[node].children where plan.steps[child].isMember {
             let step = plan.steps[child]
-            if plain, step.nameIsASCII {
-                guard step.nameCount == length, step.nameWord == word else { continue }
-                var same = true
-                for offset in min(length, 8)..<length
-                where skipper.bytes[start + 1 + offset] != plan.nameBytes[step.nameStart + offset] {
-                    same = false
-                    break
-                }
-                if same { return child }
-            } else {
-                // Escapes, or text compared as Swift compares strings (canonical equivalence).
-                if decoded == nil { decoded = try skipper.memberName(from: start) }
-                if decoded == plan.names[child] { return child }
+            guard step.nameIsASCII else {
+                // Compared as Swift compares strings, an ASCII key can equal a name that is not (K and U+212A).
+                if try skipper.memberName(from: start) == plan.names[child] { return child }
+                continue
             }
+            guard step.nameCount == length, step.nameWord == word else { continue }
+            var same = true
+            for offset in min(length, 8)..<length
+            where skipper.bytes[start + 1 + offset] != plan.nameBytes[step.nameStart + offset] {
+                same = false
+                break
+            }
+            if same { return child }
         }
         return nil
+    }
+
+    /// The child of `node` whose member name equals a key with escapes or non-ASCII bytes, compared as Swift
+    /// compares strings (canonical equivalence); apart, so the plain keys' path holds no string.
+    private func childMatchingDecodedKey(of node: Int, keyAt start: Int, _ skipper: JSONSkipper)
+        throws(JSONSkipFailure) -> Int?
+    {
+        var key: String?
+        for child in plan.nodes[node].children where plan.steps[child].isMember {
+            if key == nil { key = try skipper.memberName(from: start) }
+            if key == plan.names[child] { return child }
+        }
+        return nil
+    }
+
+    /// One of 64 bits for an ASCII name of `length` bytes whose first eight are `word`.
+    private static func keyBit(length: Int, word: UInt64) -> UInt64 {
+        1 &<< ((word &+ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15 &>> 58)
     }
 
     private mutating func visitElements(of node: Int, _ skipper: inout JSONSkipper, depth: Int)
