@@ -20,6 +20,8 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
         var whole: Bool
         var firstChild: Int
         var childCount: Int
+        /// Whether a child's name is not ASCII: only such a name can equal an ASCII key it differs from in bytes.
+        var hasNonASCIIName = false
 
         /// The numbers of its children, across all nodes.
         var children: Range<Int> { firstChild..<(firstChild + childCount) }
@@ -59,7 +61,10 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
                 rests[name, default: []].append(path.dropFirst())
             }
             if whole { order = [] }
-            nodes.append(Node(whole: whole, firstChild: names.count, childCount: order.count))
+            nodes.append(
+                Node(
+                    whole: whole, firstChild: names.count, childCount: order.count,
+                    hasNonASCIIName: order.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }))
             for name in order {
                 names.append(name)
                 targets.append(pending.count)
@@ -111,7 +116,7 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
     @inline(__always)
     func target(ofChild child: Int) -> Int { childNodes[child] }
 
-    /// The child of `node` for a member name given as raw (unescaped) bytes.
+    /// The child of `node` for a member name given as raw ASCII bytes, unescaped.
     @inline(__always)
     func child(of node: Node, matching key: UnsafeRawBufferPointer) -> Int? {
         guard let keyBase = key.baseAddress, let namesBase = nameBytes.baseAddress else { return nil }
@@ -123,7 +128,14 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
             let name = namesBase + nameStarts[child]
             if name.load(as: UInt8.self) == first, memcmp(name, keyBase, key.count) == 0 { return child }
         }
-        return nil
+        return node.hasNonASCIIName ? child(of: node, asciiKeyEquivalentTo: key) : nil
+    }
+
+    /// The child of `node` whose name is not ASCII yet equals an ASCII key as Swift compares strings:
+    /// U+212A KELVIN SIGN equals `K`.
+    private func child(of node: Node, asciiKeyEquivalentTo key: UnsafeRawBufferPointer) -> Int? {
+        let text = String(decoding: key, as: UTF8.self)
+        return node.children.first { !childNames[$0].utf8.allSatisfy { $0 < 0x80 } && childNames[$0] == text }
     }
 
     /// The child of `node` for a member name.

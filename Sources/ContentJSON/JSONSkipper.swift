@@ -443,6 +443,13 @@ enum JSONBytes {
         return length < 8 ? word & ((1 << (UInt64(length) * 8)) - 1) : word
     }
 
+    /// One of 64 bits for a member name of `length` bytes whose first eight are `word` (``firstBytes(_:from:to:)``):
+    /// OR'd together, the bits of the names a node looks for pass over most other keys in one test.
+    @inline(__always)
+    static func keyBit(length: Int, word: UInt64) -> UInt64 {
+        1 &<< ((word &+ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15 &>> 58)
+    }
+
     /// The lanes of `chunk` that end a run of plain string text: `"`, `\`, a control character, and (when
     /// asked) any byte of a multi-byte UTF-8 sequence.
     @inline(__always)

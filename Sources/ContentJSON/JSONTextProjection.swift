@@ -54,8 +54,8 @@ public struct JSONTextProjection: Sendable {
         var fields: Range<Int>
         /// The paths that end here or below, in `subtreeList`: what a later duplicate member clears first.
         var subtree: Range<Int>
-        /// A bit per ASCII member name of the children (`keyBit(length:word:)`), all bits when a name is not
-        /// ASCII: a plain key whose bit is clear is no child's, without a comparison.
+        /// A bit per ASCII member name of the children (``JSONBytes/keyBit(length:word:)``), all bits when a
+        /// name is not ASCII: a plain key whose bit is clear is no child's, without a comparison.
         var keyFilter: UInt64
     }
 
@@ -162,7 +162,7 @@ public struct JSONTextProjection: Sendable {
                     nameBytes += utf8
                     names.append(name)
                     nodes[node].keyFilter |=
-                        step.nameIsASCII ? Self.keyBit(length: utf8.count, word: step.nameWord) : UInt64.max
+                        step.nameIsASCII ? JSONBytes.keyBit(length: utf8.count, word: step.nameWord) : UInt64.max
                 case .index(let position):
                     step = Step(
                         isMember: false, element: position, nameStart: 0, nameCount: 0, nameIsASCII: true,
@@ -305,7 +305,7 @@ public struct JSONTextProjection: Sendable {
         let length = end - start - 2
         let word = JSONBytes.firstBytes(skipper.bytes, from: start + 1, to: end - 1)
         // Most keys of an item are no field's: the filter says so for nearly all of them in one test.
-        guard plan.nodes[node].keyFilter & Self.keyBit(length: length, word: word) != 0 else { return nil }
+        guard plan.nodes[node].keyFilter & JSONBytes.keyBit(length: length, word: word) != 0 else { return nil }
         for child in plan.nodes[node].children where plan.steps[child].isMember {
             let step = plan.steps[child]
             guard step.nameIsASCII else {
@@ -336,11 +336,6 @@ public struct JSONTextProjection: Sendable {
             if key == plan.names[child] { return child }
         }
         return nil
-    }
-
-    /// One of 64 bits for an ASCII name of `length` bytes whose first eight are `word`.
-    private static func keyBit(length: Int, word: UInt64) -> UInt64 {
-        1 &<< ((word &+ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15 &>> 58)
     }
 
     private mutating func visitElements(of node: Int, _ skipper: inout JSONSkipper, depth: Int)
