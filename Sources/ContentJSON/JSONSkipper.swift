@@ -242,7 +242,23 @@ struct JSONSkipper {
     ///
     /// - Returns: Whether the string holds escapes or non-ASCII bytes, so callers need not look again.
     @discardableResult
+    @inline(__always)
     mutating func skipString() throws(JSONSkipFailure) -> JSONStringTraits {
+        // Most strings (member names above all) are plain and end within sixteen bytes: one test finds their
+        // closing quote here, without a call.
+        if index &+ 17 <= bytes.count, let base = bytes.baseAddress {
+            let mask = JSONBytes.specialStringBytes(base, at: index &+ 1)
+            if mask != 0, base.load(fromByteOffset: index &+ 1 &+ mask.trailingZeroBitCount, as: UInt8.self) == 0x22 {
+                index &+= mask.trailingZeroBitCount &+ 2
+                return JSONStringTraits()
+            }
+        }
+        return try skipAnyString()
+    }
+
+    /// ``skipString()`` for every string, the long and the escaped ones among them.
+    @inline(never)
+    private mutating func skipAnyString() throws(JSONSkipFailure) -> JSONStringTraits {
         let open = index
         index += 1
         var traits = JSONStringTraits()
