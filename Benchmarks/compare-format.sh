@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times `content format` against jq and against Python (orjson + csv) turning one AEM response into CSV,
 # with wall time from bash's microsecond clock and peak resident memory from GNU time. Build content first:
-# swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic (README, "Install")
+# swift build -c release --static-swift-stdlib --product content -Xlinker -no-pie -Xlinker --no-export-dynamic
+# (on Linux; README, "Install")
 #
 #   Benchmarks/compare-format.sh              # a 100 MB response, each tool run 5 times
 #   SIZE_MB=10 Benchmarks/compare-format.sh   # a smaller one

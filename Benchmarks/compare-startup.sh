@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times short commands, where start-up dominates: `content --version`, and 16 WKND adventures as JSON
 # from a local `content serve`, against `curl -s … | jq .` for the same request. Build first:
-# swift build -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic (README, "Install")
+# swift build -c release --static-swift-stdlib --product content -Xlinker -no-pie -Xlinker --no-export-dynamic
+# (on Linux; README, "Install")
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root="$here/.."

@@ -279,7 +279,8 @@ extension JSONSkipper {
         /// Where its name is in the window: from the opening quote to just past the closing one.
         var keyStart: Int
         var keyEnd: Int
-        /// The name holds escapes or non-ASCII bytes, so its bytes are not the tree's spelling.
+        /// Its bytes may not be the tree's spelling of the name (escapes, non-ASCII bytes, or a plain key kept for
+        /// a name that is not ASCII), so the name is read from the input.
         var needsDecoding: Bool
     }
 
@@ -309,7 +310,11 @@ extension JSONSkipper {
             try skipColon(afterKeyAt: keyStart)
             if let child {
                 try kept(
-                    &self, KeptMember(child: child, keyStart: keyStart, keyEnd: keyEnd, needsDecoding: needsDecoding))
+                    &self,
+                    KeptMember(
+                        child: child, keyStart: keyStart, keyEnd: keyEnd,
+                        // A plain key kept for a name that is not ASCII (K for U+212A) is spelled as the input has it.
+                        needsDecoding: needsDecoding || node.hasNonASCIIName))
             } else {
                 try skipValue(depth: depth + 1)
             }

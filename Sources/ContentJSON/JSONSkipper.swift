@@ -267,15 +267,9 @@ struct JSONSkipper {
         var invalidUTF8: Int?
         guard let base = bytes.baseAddress else { throw endOfWindow("unterminated string that starts here") }
         let end = bytes.count
-        // Most strings are short and plain: one test of sixteen bytes finds their closing quote.
-        if index &+ 16 <= end {
-            let mask = JSONBytes.specialStringBytes(base, at: index)
-            if mask == 0 {
-                index &+= 16
-            } else if base.load(fromByteOffset: index &+ mask.trailingZeroBitCount, as: UInt8.self) == 0x22 {
-                index &+= mask.trailingZeroBitCount &+ 1
-                return traits
-            }
+        // `skipString()` has tested the first sixteen bytes: when none needed a look, step over them.
+        if index &+ 16 <= end, JSONBytes.specialStringBytes(base, at: index) == 0 {
+            index &+= 16
         }
         // Rich text has an escape or a non-ASCII byte every few dozen bytes. One mask per 64 bytes marks every
         // byte that needs a look, and each is stepped over in turn without reading the block again.
@@ -463,7 +457,8 @@ enum JSONBytes {
     /// OR'd together, the bits of the names a node looks for pass over most other keys in one test.
     @inline(__always)
     static func keyBit(length: Int, word: UInt64) -> UInt64 {
-        1 &<< ((word &+ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15 &>> 58)
+        // The top six bits of the product: each depends on every byte of the sum.
+        1 &<< (((word &+ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
 
     /// The lanes of `chunk` that end a run of plain string text: `"`, `\`, a control character, and (when

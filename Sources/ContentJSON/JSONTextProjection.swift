@@ -67,7 +67,8 @@ public struct JSONTextProjection: Sendable {
         let nameBytes: UnsafeMutableBufferPointer<UInt8>
         let fieldList: UnsafeMutableBufferPointer<Int>
         let subtreeList: UnsafeMutableBufferPointer<Int>
-        /// Per step, its member name: only escaped or non-ASCII names are compared as strings.
+        /// Per step, its member name, compared as a string where the key is escaped or not ASCII, or the name is
+        /// not ASCII.
         let names: [String]
 
         init(nodes: [Node], steps: [Step], nameBytes: [UInt8], fieldList: [Int], subtreeList: [Int], names: [String]) {
@@ -310,7 +311,8 @@ public struct JSONTextProjection: Sendable {
             let step = plan.steps[child]
             guard step.nameIsASCII else {
                 // Compared as Swift compares strings, an ASCII key can equal a name that is not (K and U+212A).
-                if try skipper.memberName(from: start) == plan.names[child] { return child }
+                let key = UnsafeRawBufferPointer(rebasing: skipper.bytes[(start + 1)..<(end - 1)])
+                if String(decoding: key, as: UTF8.self) == plan.names[child] { return child }
                 continue
             }
             guard step.nameCount == length, step.nameWord == word else { continue }

@@ -436,6 +436,16 @@ struct JSONItemReaderTests {
                 }
             }
         }
+        // A kept member is named as the input spells it, not as the path does (equal strings, other scalars).
+        var reader = JSONItemReader(
+            input: JSONMemoryInput(Array(#"[{"K": 1}]"#.utf8)), itemsPath: nil,
+            keeping: [JSONPath([.member("\u{212A}")])])
+        _ = try? reader.start()
+        guard case .object(let object) = try? reader.next() else {
+            Issue.record("no object read")
+            return
+        }
+        #expect(object.members.map { Array($0.key.unicodeScalars) } == [["K"]])
     }
 
     @Test func itemsOfValuesInARowArePrunedToo() {

@@ -53,6 +53,20 @@ struct JSONStringScanTests {
         #expect(failures > 0 || (rejected > count / 8 && rejected < count / 2), "\(rejected) of \(count) rejected")
     }
 
+    @Test func keyBitsSpreadNamesAlikeInFirstByteAndLength() {
+        // A node's filter passes over a key in one test only if names that differ get different bits, most of
+        // the time, even when they share their first byte and length (title, teams, trips, ...).
+        var bits = Set<UInt64>()
+        for second in UInt8(ascii: "a")...UInt8(ascii: "z") {
+            for third in UInt8(ascii: "a")...UInt8(ascii: "z") {
+                let name = [UInt8(ascii: "t"), second, third, UInt8(ascii: "l"), UInt8(ascii: "e")]
+                let word = name.withUnsafeBytes { JSONBytes.firstBytes($0, from: 0, to: $0.count) }
+                bits.insert(JSONBytes.keyBit(length: name.count, word: word))
+            }
+        }
+        #expect(bits.count >= 60, "676 names alike in first byte and length set only \(bits.count) of 64 bits")
+    }
+
     @Test func aStringEndingAtEveryOffsetOfABlockIsFound() {
         // Plain text then an escape, a character or the quote at each position of two blocks; the padding after
         // it keeps 64 bytes in view, so each is found by the block scan rather than the tail's.
