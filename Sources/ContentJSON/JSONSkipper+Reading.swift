@@ -132,10 +132,9 @@ final class JSONKeepTree: @unchecked Sendable {  // Immutable once built; its st
     }
 
     /// The child of `node` whose name is not ASCII yet equals an ASCII key as Swift compares strings:
-    /// U+212A KELVIN SIGN equals `K`.
+    /// U+212A KELVIN SIGN equals `K`. (An ASCII name equal to the key has been found by its bytes.)
     private func child(of node: Node, asciiKeyEquivalentTo key: UnsafeRawBufferPointer) -> Int? {
-        let text = String(decoding: key, as: UTF8.self)
-        return node.children.first { !childNames[$0].utf8.allSatisfy { $0 < 0x80 } && childNames[$0] == text }
+        child(of: node, named: String(decoding: key, as: UTF8.self))
     }
 
     /// The child of `node` for a member name.

@@ -244,33 +244,34 @@ struct JSONSkipper {
     @discardableResult
     @inline(__always)
     mutating func skipString() throws(JSONSkipFailure) -> JSONStringTraits {
+        let open = index
         // Most strings (member names above all) are plain and end within sixteen bytes: one test finds their
-        // closing quote here, without a call.
+        // closing quote here, without a call; sixteen plain bytes are stepped over before the call.
         if index &+ 17 <= bytes.count, let base = bytes.baseAddress {
             let mask = JSONBytes.specialStringBytes(base, at: index &+ 1)
-            if mask != 0, base.load(fromByteOffset: index &+ 1 &+ mask.trailingZeroBitCount, as: UInt8.self) == 0x22 {
+            if mask == 0 {
+                index &+= 17
+                return try skipRestOfString(openedAt: open)
+            }
+            if base.load(fromByteOffset: index &+ 1 &+ mask.trailingZeroBitCount, as: UInt8.self) == 0x22 {
                 index &+= mask.trailingZeroBitCount &+ 2
                 return JSONStringTraits()
             }
         }
-        return try skipAnyString()
+        index += 1
+        return try skipRestOfString(openedAt: open)
     }
 
-    /// ``skipString()`` for every string, the long and the escaped ones among them.
+    /// ``skipString()`` from the cursor, inside a string whose quote is at `open` and whose bytes up to the cursor
+    /// are plain: the long strings and the escaped ones.
     @inline(never)
-    private mutating func skipAnyString() throws(JSONSkipFailure) -> JSONStringTraits {
-        let open = index
-        index += 1
+    private mutating func skipRestOfString(openedAt open: Int) throws(JSONSkipFailure) -> JSONStringTraits {
         var traits = JSONStringTraits()
         // Like the parser, report bad UTF-8 only once the string is otherwise complete: a control
         // character, a bad escape or the end of the input after it is the error to report.
         var invalidUTF8: Int?
         guard let base = bytes.baseAddress else { throw endOfWindow("unterminated string that starts here") }
         let end = bytes.count
-        // `skipString()` has tested the first sixteen bytes: when none needed a look, step over them.
-        if index &+ 16 <= end, JSONBytes.specialStringBytes(base, at: index) == 0 {
-            index &+= 16
-        }
         // Rich text has an escape or a non-ASCII byte every few dozen bytes. One mask per 64 bytes marks every
         // byte that needs a look, and each is stepped over in turn without reading the block again.
         while index &+ 64 <= end {

@@ -192,8 +192,7 @@ public struct JSONTextProjection: Sendable {
 
     /// ``locate(in:)`` with another nesting limit: a reader's, for an item it has already read under it.
     mutating func locate(in text: UnsafeRawBufferPointer, maxDepth: Int) throws(JSONParseError) {
-        for field in slices.indices { slices[field] = nil }
-        origin = 0
+        start(at: 0)
         var skipper = JSONSkipper(bytes: text, index: 0, isFinal: true, maxDepth: maxDepth)
         do throws(JSONSkipFailure) {
             skipper.skipWhitespace()
@@ -220,9 +219,14 @@ public struct JSONTextProjection: Sendable {
     ///   - depth: How deeply the value's container nests already.
     /// - Throws: ``JSONSkipFailure``: the value runs past the skipper's bytes, or is malformed.
     mutating func locate(_ skipper: inout JSONSkipper, depth: Int) throws(JSONSkipFailure) {
-        for field in slices.indices { slices[field] = nil }
-        origin = skipper.index
+        start(at: skipper.index)
         try visit(0, &skipper, depth: depth)
+    }
+
+    /// Forgets the slices found before, for a value that starts at `origin`.
+    private mutating func start(at origin: Int) {
+        for field in slices.indices { slices[field] = nil }
+        self.origin = origin
     }
 
     /// The value a slice of `text` holds.
