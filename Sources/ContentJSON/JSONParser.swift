@@ -88,6 +88,10 @@ struct JSONReader {
     var index = 0
     /// The bytes are known to be valid UTF-8 (a ``JSONSkipper`` checked them), so strings need no second check.
     var trustsUTF8 = false
+    /// The members of the objects being read, innermost last, and likewise the elements of the arrays: each
+    /// container's go into an array of their exact count when it closes, not one that grows as they are read.
+    private var openMembers: [JSONMember] = []
+    private var openElements: [JSONValue] = []
 
     init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
@@ -160,12 +164,13 @@ struct JSONReader {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maxDepth else { throw error("objects and arrays nest deeper than \(maxDepth)") }
         index += 1
-        var members: [JSONMember] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
+        let base = openMembers.count
+        defer { openMembers.removeSubrange(base...) }
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a member name in double quotes, found \(describeCurrent())")
@@ -178,7 +183,7 @@ struct JSONReader {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append(JSONMember(key, value))
+            openMembers.append(JSONMember(key, value))
             skipWhitespace()
             guard index < bytes.count else {
                 throw error("expected ',' or '}' in an object, found the end of the input")
@@ -189,7 +194,7 @@ struct JSONReader {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                return .object(JSONObject(members))
+                return .object(JSONObject(Array(openMembers[base...])))
             default:
                 throw error("expected ',' or '}' after an object member, found \(describeCurrent())")
             }
@@ -199,14 +204,15 @@ struct JSONReader {
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maxDepth else { throw error("objects and arrays nest deeper than \(maxDepth)") }
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return .array([])
         }
+        let base = openElements.count
+        defer { openElements.removeSubrange(base...) }
         while true {
-            elements.append(try parseValue(depth: depth))
+            openElements.append(try parseValue(depth: depth))
             skipWhitespace()
             guard index < bytes.count else {
                 throw error("expected ',' or ']' in an array, found the end of the input")
@@ -217,7 +223,7 @@ struct JSONReader {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
-                return .array(elements)
+                return .array(Array(openElements[base...]))
             default:
                 throw error("expected ',' or ']' after an array element, found \(describeCurrent())")
             }
@@ -291,11 +297,20 @@ struct JSONReader {
     }
 
     private mutating func parseEscapedString(from start: Int, open: Int) throws(JSONParseError) -> String {
-        var utf8: [UInt8] = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        var utf8: [UInt8] = []
+        // Rich text has an escape every few dozen bytes: the plain runs between them go over whole.
+        var runStart = start
         while index < bytes.count {
+            if let base = bytes.baseAddress {
+                index = JSONBytes.firstSpecialStringByte(base, from: index, to: bytes.count, flaggingNonASCII: false)
+                guard index < bytes.count else { break }
+            }
             let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
+            if byte < 0x20 {
+                throw error("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
+            }
+            utf8.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+            if byte == UInt8(ascii: "\"") {
                 let decoded = utf8.withUnsafeBytes { JSONBytes.validatedString($0) }
                 guard let string = decoded else {
                     // Escapes are ASCII, so the first bad byte of the source is the one to point at.
@@ -306,33 +321,28 @@ struct JSONReader {
                 }
                 index += 1
                 return string
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): utf8.append(0x22)
-                case UInt8(ascii: "\\"): utf8.append(0x5C)
-                case UInt8(ascii: "/"): utf8.append(0x2F)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    let scalar = try parseUnicodeEscape()
-                    utf8.append(contentsOf: String(Character(scalar)).utf8)
-                default:
-                    throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: index - 2)
-                }
-            default:
-                if byte < 0x20 {
-                    throw error("control character 0x\(String(byte, radix: 16)) must be escaped inside a string")
-                }
-                utf8.append(byte)
-                index += 1
             }
+            // A backslash.
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): utf8.append(0x22)
+            case UInt8(ascii: "\\"): utf8.append(0x5C)
+            case UInt8(ascii: "/"): utf8.append(0x2F)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                let scalar = try parseUnicodeEscape()
+                utf8.append(contentsOf: String(Character(scalar)).utf8)
+            default:
+                throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: index - 2)
+            }
+            runStart = index
         }
         throw error("unterminated string that starts here", at: open)
     }

@@ -591,6 +591,29 @@ enum JSONBytes {
         return word == 0
     }
 
+    /// The index of the first byte from `start` that a JSON string literal escapes on output, or `end`.
+    ///
+    /// Those are `"`, `\`, control characters and DEL; sixteen bytes are tested at once.
+    static func firstByteToEscape(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var index = start
+        while index &+ 16 <= end {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let quoteOrBackslash =
+                (chunk .== SIMD16<UInt8>(repeating: 0x22)) .| (chunk .== SIMD16<UInt8>(repeating: 0x5C))
+            let controlOrDelete =
+                (chunk .< SIMD16<UInt8>(repeating: 0x20)) .| (chunk .== SIMD16<UInt8>(repeating: 0x7F))
+            let mask = bits(of: quoteOrBackslash .| controlOrDelete)
+            if mask != 0 { return index &+ mask.trailingZeroBitCount }
+            index &+= 16
+        }
+        while index < end {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return index }
+            index &+= 1
+        }
+        return end
+    }
+
     /// The byte at `index` for an error message: the character when printable, else its hex value.
     static func describe(_ bytes: UnsafeRawBufferPointer, at index: Int) -> String {
         guard index < bytes.count else { return "the end of the input" }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ContentJSON
@@ -133,6 +134,27 @@ struct JSONValueTests {
         // JSON allows either case in `\u` escapes, so compare without it (the input has no upper-case letters).
         #expect(value.jsonText.lowercased() == #""q\" b\\ n\n r\r t\t b\b f\f z\u0000 o\u0001 u\u001f s/""#)
         #expect(value.serialized().allSatisfy { $0 >= 0x20 })
+    }
+
+    @Test func escapesEveryASCIIByteAtEveryPositionOfALongString() throws {
+        // Long strings are searched sixteen bytes at a time: each byte is tried in every lane of the first
+        // chunks and in the tail after them, and Foundation must read back the very string.
+        for byte in UInt8(0)...0x7F {
+            for position in 0..<40 {
+                // Forty bytes, then a two-byte "é", which passes through as it is.
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: 40) + [0xC3, 0xA9]
+                bytes[position] = byte
+                let text = String(decoding: bytes, as: UTF8.self)
+                let serialized = JSONValue.string(text).serialized()
+                let read = try JSONSerialization.jsonObject(with: Data(serialized), options: .fragmentsAllowed)
+                #expect(read as? String == text, "byte 0x\(String(byte, radix: 16)) at \(position)")
+                // Controls and DEL never come out raw; what needs no escape comes out as it went in.
+                #expect(!serialized.contains { $0 < 0x20 || $0 == 0x7F })
+                let needsEscape =
+                    byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                if !needsEscape { #expect(serialized == [0x22] + bytes + [0x22]) }
+            }
+        }
     }
 
     @Test func escapesMemberNamesToo() {

@@ -10,11 +10,11 @@ import Foundation
 /// Foundation's `JSONDecoder` and `JSONSerialization` run on the same bytes as the baseline for the project's
 /// parser and its `JSONModelDecoder`; `items/` is the streaming extraction of the AEM items with a `--fields`
 /// projection, and the format benchmarks go bytes → items → CSV, NDJSON or a table, through the streaming
-/// reader `content format` uses and through a whole-document parse. Throughput counts iterations per second;
-/// the input sizes are printed at start, so MB/s follows.
+/// reader `content format` uses and through a whole-document parse. Each reports MB/s of input besides
+/// package-benchmark's own metrics (its throughput is iterations per second).
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        metrics: [.inputMegabytesPerSecond, .wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
         maxDuration: .seconds(5), maxIterations: 50)
 
     let fieldPaths = "title,activity,price,tripLength,primaryImage._dynamicUrl"
@@ -25,56 +25,72 @@ let benchmarks: @Sendable () -> Void = {
 
         measure("parse/aem-\(count)", setup: aemSetup) { benchmark in
             let aem = Inputs.aem(count)
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONParser().parse(aem))
+            try await benchmark.measuringInput(bytes: aem.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONParser().parse(aem))
+                }
             }
         }
         measure("parse/dataconnect-\(count)", setup: moviesSetup) { benchmark in
             let movies = Inputs.movies(count)
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONParser().parse(movies))
+            try await benchmark.measuringInput(bytes: movies.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONParser().parse(movies))
+                }
             }
         }
         measure("decode/JSONDecoder/aem-\(count)", setup: aemSetup) { benchmark in
             let data = Data(Inputs.aem(count))
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONDecoder().decode(AdventureList.self, from: data))
+            try await benchmark.measuringInput(bytes: data.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONDecoder().decode(AdventureList.self, from: data))
+                }
             }
         }
         measure("decode/JSONModelDecoder/aem-\(count)", setup: aemSetup) { benchmark in
             let aem = Inputs.aem(count)
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONModelDecoder().decode(AdventureList.self, from: aem))
+            try await benchmark.measuringInput(bytes: aem.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONModelDecoder().decode(AdventureList.self, from: aem))
+                }
             }
         }
         measure("decode/JSONDecoder/dataconnect-\(count)", setup: moviesSetup) { benchmark in
             let data = Data(Inputs.movies(count))
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONDecoder().decode(MovieList.self, from: data))
+            try await benchmark.measuringInput(bytes: data.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONDecoder().decode(MovieList.self, from: data))
+                }
             }
         }
         measure("decode/JSONModelDecoder/dataconnect-\(count)", setup: moviesSetup) { benchmark in
             let movies = Inputs.movies(count)
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONModelDecoder().decode(MovieList.self, from: movies))
+            try await benchmark.measuringInput(bytes: movies.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONModelDecoder().decode(MovieList.self, from: movies))
+                }
             }
         }
         measure("items/aem-\(count)", setup: aemSetup) { benchmark in
             let aem = Inputs.aem(count)
             let paths = try FieldSelection(parsing: fieldPaths).fields.map(\.path)
             let itemsPath = try JSONPath(parsing: "data.adventureList.items")
-            for _ in benchmark.scaledIterations {
-                var reader = JSONItemReader(input: JSONMemoryInput(aem), itemsPath: itemsPath, keeping: paths)
-                _ = try reader.start()
-                var count = 0
-                while try reader.next() != nil { count += 1 }
-                blackHole(count)
+            try await benchmark.measuringInput(bytes: aem.count) {
+                for _ in benchmark.scaledIterations {
+                    var reader = JSONItemReader(input: JSONMemoryInput(aem), itemsPath: itemsPath, keeping: paths)
+                    _ = try reader.start()
+                    var count = 0
+                    while try reader.next() != nil { count += 1 }
+                    blackHole(count)
+                }
             }
         }
         measure("decode/JSONSerialization/aem-\(count)", setup: aemSetup) { benchmark in
             let data = Data(Inputs.aem(count))
-            for _ in benchmark.scaledIterations {
-                blackHole(try JSONSerialization.jsonObject(with: data))
+            try await benchmark.measuringInput(bytes: data.count) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try JSONSerialization.jsonObject(with: data))
+                }
             }
         }
         for format in [OutputFormat.csv, .ndjson, .table] {
@@ -84,22 +100,26 @@ let benchmarks: @Sendable () -> Void = {
                 fields: try? FieldSelection(parsing: fieldPaths))
             measure("format/\(format.rawValue)/aem-\(count)", setup: aemSetup) { benchmark in
                 let aem = Inputs.aem(count)
-                for _ in benchmark.scaledIterations {
-                    let reader = try startedReader(aem, settings: settings)
-                    var sink = MemorySink()
-                    _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
-                    blackHole(sink.bytes.count)
+                try await benchmark.measuringInput(bytes: aem.count) {
+                    for _ in benchmark.scaledIterations {
+                        let reader = try startedReader(aem, settings: settings)
+                        var sink = MemorySink()
+                        _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
+                        blackHole(sink.bytes.count)
+                    }
                 }
             }
             // What `content format FILE` runs on a file under 16 MB, on one thread here: the kept members of each
             // item copied out as text; CSV rows are then found in that text, NDJSON and tables read values from it.
             measure("format/\(format.rawValue)-from-text/aem-\(count)", setup: aemSetup) { benchmark in
                 let aem = Inputs.aem(count)
-                for _ in benchmark.scaledIterations {
-                    let reader = BatchTextReader(try startedReader(aem, settings: settings))
-                    var sink = MemorySink()
-                    _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
-                    blackHole(sink.bytes.count)
+                try await benchmark.measuringInput(bytes: aem.count) {
+                    for _ in benchmark.scaledIterations {
+                        let reader = BatchTextReader(try startedReader(aem, settings: settings))
+                        var sink = MemorySink()
+                        _ = try await OutputPipeline(settings: settings).render(items: reader, to: &sink)
+                        blackHole(sink.bytes.count)
+                    }
                 }
             }
             guard format == .csv else { continue }
@@ -108,21 +128,35 @@ let benchmarks: @Sendable () -> Void = {
             measure("format/\(format.rawValue)-in-place/aem-\(count)", setup: aemSetup) { benchmark in
                 let aem = Inputs.aem(count)
                 guard var rows = DelimitedRowWriter(settings: settings) else { return }
-                for _ in benchmark.scaledIterations {
-                    var reader = try startedReader(aem, settings: settings)
-                    var sink = MemorySink()
-                    while try rows.writeRow(ofNextItemIn: &reader, to: &sink) {}
-                    blackHole(sink.bytes.count)
+                try await benchmark.measuringInput(bytes: aem.count) {
+                    for _ in benchmark.scaledIterations {
+                        var reader = try startedReader(aem, settings: settings)
+                        var sink = MemorySink()
+                        while try rows.writeRow(ofNextItemIn: &reader, to: &sink) {}
+                        blackHole(sink.bytes.count)
+                    }
                 }
             }
-            measure("format/\(format.rawValue)-whole-document/aem-\(count)", setup: aemSetup) { benchmark in
-                let aem = Inputs.aem(count)
-                for _ in benchmark.scaledIterations {
-                    var sink = MemorySink()
-                    let result = ContentResult(body: .document(try JSONParser().parse(aem)))
-                    _ = try await OutputPipeline(settings: settings).render(result, to: &sink)
-                    blackHole(sink.bytes.count)
-                }
+            measureWholeDocument("format/\(format.rawValue)-whole-document/aem-\(count)", count, settings)
+        }
+        // What `content aem adventures -o json` does with a response: every item, whole, parsed and written out.
+        measureWholeDocument(
+            "format/json-whole-document/aem-\(count)", count,
+            OutputSettings(format: .json, itemsPath: try? JSONPath(parsing: "data.adventureList.items")))
+    }
+}
+
+/// Registers a benchmark that parses the AEM response of `count` items whole and renders it with `settings`.
+func measureWholeDocument(_ name: String, _ count: Int, _ settings: OutputSettings) {
+    let setup: Benchmark.BenchmarkSetupHook = { _ = Inputs.aem(count) }
+    measure(name, setup: setup) { benchmark in
+        let aem = Inputs.aem(count)
+        try await benchmark.measuringInput(bytes: aem.count) {
+            for _ in benchmark.scaledIterations {
+                var sink = MemorySink()
+                let result = ContentResult(body: .document(try JSONParser().parse(aem)))
+                _ = try await OutputPipeline(settings: settings).render(result, to: &sink)
+                blackHole(sink.bytes.count)
             }
         }
     }
@@ -178,4 +212,26 @@ func measure(
     _ body: @escaping Benchmark.BenchmarkAsyncThrowingClosure
 ) {
     Benchmark(name, closure: body, setup: setup)
+}
+
+extension BenchmarkMetric {
+    /// Megabytes (10^6 bytes) of input read per second of the measured iterations.
+    static let inputMegabytesPerSecond = BenchmarkMetric.custom(
+        "Input (MB/s)", polarity: .prefersLarger, useScalingFactor: false)
+}
+
+extension Benchmark {
+    /// Runs `iterations` as the measured part of this benchmark, each reading `bytes` bytes of input, and records
+    /// ``BenchmarkMetric/inputMegabytesPerSecond``; what the closure did before (building inputs) is not measured.
+    func measuringInput(bytes: Int, _ iterations: () async throws -> Void) async throws {
+        startMeasurement()
+        let start = ContinuousClock.now
+        try await iterations()
+        let elapsed = ContinuousClock.now - start
+        stopMeasurement()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard seconds > 0 else { return }
+        let megabytes = Double(bytes) * Double(scaledIterations.count) / 1e6
+        measurement(.inputMegabytesPerSecond, Int((megabytes / seconds).rounded()))
+    }
 }
