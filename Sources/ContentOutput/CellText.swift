@@ -32,7 +32,7 @@ public enum CellText {
     /// - Parameter text: The text.
     /// - Returns: The text, safe for a terminal.
     public static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard !isPrintableASCII(text), text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             guard isControl(scalar) else {
@@ -55,6 +55,16 @@ public enum CellText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
             || scalar.value == 0x2028 || scalar.value == 0x2029
     }
+
+    /// Whether every byte of `text` is printable ASCII (0x20–0x7E), as most cells are.
+    ///
+    /// Such text has nothing to escape and is one terminal cell a byte: a test of its bytes settles both, far
+    /// cheaper than walking its scalars or grapheme clusters.
+    static func isPrintableASCII(_ text: String) -> Bool {
+        // Over the contiguous bytes (native strings have them) the loop vectorizes; over the view it does not.
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 &- 0x20 < 0x5F } }
+            ?? text.utf8.allSatisfy { $0 &- 0x20 < 0x5F }
+    }
 }
 
 /// How many terminal cells text takes: East Asian wide characters and emoji count 2, combining
@@ -65,6 +75,7 @@ public enum DisplayWidth {
     /// - Parameter text: Text without control characters.
     /// - Returns: Its width in terminal cells.
     public static func of(_ text: String) -> Int {
+        if CellText.isPrintableASCII(text) { return text.utf8.count }
         var width = 0
         for character in text { width += of(character) }
         return width

@@ -29,6 +29,17 @@ struct CellTextTests {
         #expect(CellText.escapingControls("plain é 東") == "plain é 東")
     }
 
+    @Test func everyASCIIByteIsEscapedOrKeptAndMeasuredOneCellEach() {
+        for byte in UInt8(0)...0x7F {
+            let text = "ab" + String(UnicodeScalar(byte)) + "cd"
+            let shown = CellText.escapingControls(text)
+            let printable = (0x20..<0x7F).contains(byte)
+            #expect((shown == text) == printable, "byte 0x\(String(byte, radix: 16))")
+            #expect(shown.hasPrefix(printable ? text : "ab\\"))
+            #expect(DisplayWidth.of(shown) == shown.utf8.count)
+        }
+    }
+
     @Test func plainTextOfEveryKind() {
         #expect(CellText.plain(nil) == "")
         #expect(CellText.plain(.null) == "")
