@@ -32,28 +32,55 @@ public enum CellText {
     /// - Parameter text: The text.
     /// - Returns: The text, safe for a terminal.
     public static func escapingControls(_ text: String) -> String {
-        guard !isPrintableASCII(text), text.unicodeScalars.contains(where: isControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            guard isControl(scalar) else {
-                result.unicodeScalars.append(scalar)
-                continue
+        guard !isPrintableASCII(text) else { return text }
+        var text = text
+        let escaped = text.withUTF8 { bytes -> String? in
+            // Over the UTF-8 bytes, copying the runs between controls whole: a string built scalar by scalar
+            // made long rich-text cells the slowest part of a table.
+            var result: [UInt8] = []
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                guard let (scalar, length) = controlScalar(in: bytes, at: index) else {
+                    index += 1
+                    continue
+                }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(ofControl: scalar, to: &result)
+                index += length
+                runStart = index
             }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            }
+            guard runStart > 0 else { return nil }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            return String(decoding: result, as: UTF8.self)
         }
-        return result
+        return escaped ?? text
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar.value == 0x2028 || scalar.value == 0x2029
+    /// How a control character is shown: `\n`, `\r`, `\t`, or `\u` and four hex digits.
+    static func appendEscape(ofControl scalar: UInt32, to result: inout [UInt8]) {
+        switch scalar {
+        case 0x0A: result.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: result.append(contentsOf: #"\r"#.utf8)
+        case 0x09: result.append(contentsOf: #"\t"#.utf8)
+        default:
+            let hex = String(scalar, radix: 16, uppercase: true)
+            result.append(contentsOf: "\\u\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex)".utf8)
+        }
+    }
+
+    /// The control character whose UTF-8 encoding starts at `index`, and its length in bytes: C0 controls,
+    /// DEL, C1 controls (U+0080–U+009F) and the line and paragraph separators (U+2028, U+2029).
+    static func controlScalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let byte = bytes[index]
+        if byte < 0x20 || byte == 0x7F { return (UInt32(byte), 1) }
+        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+            return (UInt32(bytes[index + 1]), 2)
+        }
+        if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, (0xA8...0xA9).contains(bytes[index + 2]) {
+            return (0x2000 | UInt32(bytes[index + 2] & 0x3F), 3)
+        }
+        return nil
     }
 
     /// Whether every byte of `text` is printable ASCII (0x20–0x7E), as most cells are.
@@ -76,9 +103,35 @@ public enum DisplayWidth {
     /// - Returns: Its width in terminal cells.
     public static func of(_ text: String) -> Int {
         if CellText.isPrintableASCII(text) { return text.utf8.count }
-        var width = 0
-        for character in text { width += of(character) }
-        return width
+        var text = text
+        return text.withUTF8 { bytes in
+            // An ASCII character between two others is a grapheme cluster of its own, one cell wide; only the
+            // stretches around other bytes (with the ASCII character on each side, which may join a cluster
+            // with them) need walking cluster by cluster.
+            var width = 0
+            var index = 0
+            while index < bytes.count {
+                var stretch = index
+                while stretch < bytes.count, bytes[stretch] < 0x80 { stretch += 1 }
+                guard stretch < bytes.count else { return width + stretch - index }
+                if stretch > index { stretch -= 1 }
+                width += stretch - index
+                var end = stretch + 1
+                while end < bytes.count {
+                    if bytes[end] >= 0x80 || (end + 1 < bytes.count && bytes[end + 1] >= 0x80) {
+                        end += 1
+                        continue
+                    }
+                    end += 1
+                    break
+                }
+                for character in String(decoding: UnsafeBufferPointer(rebasing: bytes[stretch..<end]), as: UTF8.self) {
+                    width += of(character)
+                }
+                index = end
+            }
+            return width
+        }
     }
 
     /// The width of one grapheme cluster.

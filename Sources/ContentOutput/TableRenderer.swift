@@ -29,23 +29,34 @@ struct TableRenderer: TabularRenderer {
         }
         widths = zip(columns, valueWidths).map { max(DisplayWidth.of(CellText.escapingControls($0)), $1) }
         if settings.isTerminal { fit() }
-        let header = columns.enumerated().map { column, name in
-            pad(CellText.escapingControls(name), column: column, last: column == columns.count - 1, isHeader: true)
-        }
-        try sink.write(ANSIStyle.bold.apply(Self.trimmed(header.joined(separator: "  ")), when: settings.color) + "\n")
+        let header = line(columns.map(CellText.escapingControls), isHeader: true)
+        try sink.write(ANSIStyle.bold.apply(String(decoding: header, as: UTF8.self), when: settings.color) + "\n")
     }
 
     mutating func write(_ row: [JSONValue?], to sink: inout some OutputSink) throws {
-        let cells = row.enumerated().map { column, value in
-            pad(cellText(value), column: column, last: column == row.count - 1)
-        }
-        try sink.write(Self.trimmed(cells.joined(separator: "  ")) + "\n")
+        var bytes = line(row.map(cellText))
+        bytes.append(UInt8(ascii: "\n"))
+        try sink.write(bytes)
     }
 
-    /// The line without trailing spaces, which empty last cells would leave.
-    static func trimmed(_ line: String) -> String {
-        guard line.last == " " else { return line }
-        return String(line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)])
+    /// One row's cells, padded to their columns and two spaces apart, without trailing spaces.
+    ///
+    /// Built as bytes: with a long column, most of a line is padding.
+    private func line(_ cells: [String], isHeader: Bool = false) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(widths.reduce(Self.gap * widths.count, +))
+        for (column, text) in cells.enumerated() where column < widths.count {
+            if column > 0 { line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Self.gap)) }
+            let width = widths[column]
+            let cuttable = settings.isTerminal && (isHeader || !numeric[column])
+            let shown = cuttable ? DisplayWidth.truncate(text, toWidth: width) : text
+            let padding = repeatElement(UInt8(ascii: " "), count: max(0, width - DisplayWidth.of(shown)))
+            if numeric[column] { line.append(contentsOf: padding) }
+            line.append(contentsOf: shown.utf8)
+            if !numeric[column], column < cells.count - 1 { line.append(contentsOf: padding) }
+        }
+        while line.last == UInt8(ascii: " ") { line.removeLast() }
+        return line
     }
 
     mutating func finish(to sink: inout some OutputSink) throws {}
@@ -68,15 +79,6 @@ struct TableRenderer: TabularRenderer {
             guard let widest = shrinkable.max(by: { widths[$0] < widths[$1] }) else { return }
             widths[widest] -= 1
         }
-    }
-
-    private func pad(_ text: String, column: Int, last: Bool, isHeader: Bool = false) -> String {
-        let width = widths[column]
-        let cuttable = settings.isTerminal && (isHeader || !numeric[column])
-        let shown = cuttable ? DisplayWidth.truncate(text, toWidth: width) : text
-        let padding = String(repeating: " ", count: max(0, width - DisplayWidth.of(shown)))
-        if numeric[column] { return padding + shown }
-        return last ? shown : shown + padding
     }
 }
 

@@ -139,23 +139,33 @@ struct DelimitedRenderer: TabularRenderer {
         }
         guard needsQuotes else { return line.append(contentsOf: cell) }
         line.append(UInt8(ascii: "\""))
-        for byte in cell {
-            if byte == UInt8(ascii: "\"") { line.append(byte) }
-            line.append(byte)
+        // Runs up to and including each quote go over whole, each quote then doubled.
+        var runStart = 0
+        for index in cell.indices where cell[index] == UInt8(ascii: "\"") {
+            line.append(contentsOf: UnsafeRawBufferPointer(rebasing: cell[runStart...index]))
+            line.append(UInt8(ascii: "\""))
+            runStart = index + 1
         }
+        line.append(contentsOf: UnsafeRawBufferPointer(rebasing: cell[runStart...]))
         line.append(UInt8(ascii: "\""))
     }
 
     static func appendTSV(_ cell: UnsafeRawBufferPointer, to line: inout [UInt8]) {
-        for byte in cell {
-            switch byte {
-            case UInt8(ascii: "\\"): line.append(contentsOf: #"\\"#.utf8)
-            case 0x09: line.append(contentsOf: #"\t"#.utf8)
-            case 0x0A: line.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: line.append(contentsOf: #"\r"#.utf8)
-            default: line.append(byte)
+        var runStart = 0
+        for index in cell.indices {
+            let escape: String
+            switch cell[index] {
+            case UInt8(ascii: "\\"): escape = #"\\"#
+            case 0x09: escape = #"\t"#
+            case 0x0A: escape = #"\n"#
+            case 0x0D: escape = #"\r"#
+            default: continue
             }
+            line.append(contentsOf: UnsafeRawBufferPointer(rebasing: cell[runStart..<index]))
+            line.append(contentsOf: escape.utf8)
+            runStart = index + 1
         }
+        line.append(contentsOf: UnsafeRawBufferPointer(rebasing: cell[runStart...]))
     }
 }
 
@@ -174,16 +184,38 @@ struct MarkdownRenderer: TabularRenderer {
     mutating func finish(to sink: inout some OutputSink) throws {}
 
     static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "|": result += "\\|"
-            case "\\": result += "\\\\"
-            case "\n", "\r\n", "\r": result += "<br>"
-            default: result += CellText.escapingControls(String(character))
+        var text = text
+        return text.withUTF8 { bytes in
+            // Over the UTF-8 bytes, copying the runs between special bytes whole.
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var runStart = 0
+            var index = 0
+            func replace(_ length: Int, with replacement: String) {
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                result.append(contentsOf: replacement.utf8)
+                index += length
+                runStart = index
             }
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "|"): replace(1, with: "\\|")
+                case UInt8(ascii: "\\"): replace(1, with: "\\\\")
+                case 0x0D: replace(index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1, with: "<br>")
+                case 0x0A: replace(1, with: "<br>")
+                default:
+                    guard let (scalar, length) = CellText.controlScalar(in: bytes, at: index) else {
+                        index += 1
+                        continue
+                    }
+                    var escaped: [UInt8] = []
+                    CellText.appendEscape(ofControl: scalar, to: &escaped)
+                    replace(length, with: String(decoding: escaped, as: UTF8.self))
+                }
+            }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            return String(decoding: result, as: UTF8.self)
         }
-        return result
     }
 }
 

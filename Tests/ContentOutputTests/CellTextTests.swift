@@ -27,6 +27,7 @@ struct CellTextTests {
         #expect(CellText.escapingControls("\u{1B}[2J") == #"\u001B[2J"#)
         #expect(CellText.escapingControls("\u{7F}\u{85}") == #"\u007F\u0085"#)
         #expect(CellText.escapingControls("plain é 東") == "plain é 東")
+        #expect(CellText.escapingControls("é\u{2028}東\u{2029}\u{9F}x\u{A0}") == #"é\u2028東\u2029\u009Fx"# + "\u{A0}")
     }
 
     @Test func everyASCIIByteIsEscapedOrKeptAndMeasuredOneCellEach() {
@@ -74,6 +75,7 @@ struct CellTextTests {
         #expect(MarkdownRenderer.escape("one\ntwo\r\nthree") == "one<br>two<br>three")
         #expect(MarkdownRenderer.escape("back\\slash") == #"back\\slash"#)
         #expect(MarkdownRenderer.escape("\u{1B}[1m") == #"\u001B[1m"#)
+        #expect(MarkdownRenderer.escape("é\rb\u{85}c\u{2028}d\te|") == #"é<br>b\u0085c\u2028d\te\|"#)
     }
 
     @Test func colourFollowsNoColorAndClicolor() {
