@@ -77,6 +77,15 @@ public struct FileDescriptorSink: OutputSink {
     /// - Parameter bytes: The bytes.
     /// - Throws: ``OutputError``.
     public mutating func write(_ bytes: some Collection<UInt8>) throws {
+        // A block of a buffer's size or more (a whole document as JSON) goes out from where it is: copying it
+        // into the buffer first would cost a copy and as much memory again.
+        let wentOut = try bytes.withContiguousStorageIfAvailable { block -> Bool in
+            guard block.count >= capacity else { return false }
+            try flush()
+            try Self.writeAll(UnsafeRawBufferPointer(block), to: descriptor)
+            return true
+        }
+        if wentOut == true { return }
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { try flush() }
     }
@@ -85,12 +94,14 @@ public struct FileDescriptorSink: OutputSink {
     ///
     /// - Throws: ``OutputError/brokenPipe`` when the reader has gone, ``OutputError/writeFailed(_:)`` otherwise.
     public mutating func flush() throws {
-        var offset = 0
         defer { buffer.removeAll(keepingCapacity: true) }
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in
-                systemWrite(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-            }
+        try buffer.withUnsafeBytes { try Self.writeAll($0, to: descriptor) }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
