@@ -37,14 +37,28 @@ measure() {
     echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') $(cat "$work/time")" >> "$work/$label.times"
 }
 
+# Prints "best median" seconds of one tool.
+best_and_median() {
+    sort -n "$work/$1.times" | awk '
+        { seconds[NR] = $1 }
+        END { printf "%s %s\n", seconds[1], NR % 2 ? seconds[(NR + 1) / 2] : (seconds[NR / 2] + seconds[NR / 2 + 1]) / 2 }'
+}
+
 report() {
     local label=$1
-    sort -n "$work/$label.times" | awk -v label="$label" -v lines="$(wc -l < "$work/$label.out")" '
-        { seconds[NR] = $1; if ($2 > kib) kib = $2 }
-        END {
-            median = NR % 2 ? seconds[(NR + 1) / 2] : (seconds[NR / 2] + seconds[NR / 2 + 1]) / 2
-            printf "%-8s best %6.3f s  median %6.3f s  %8d KiB peak  %d lines\n", label, seconds[1], median, kib, lines
-        }'
+    local kib
+    kib=$(awk '$2 > kib { kib = $2 } END { print kib }' "$work/$label.times")
+    read -r best median <<< "$(best_and_median "$label")"
+    printf "%-8s best %6.3f s  median %6.3f s  %8d KiB peak  %d lines\n" \
+        "$label" "$best" "$median" "$kib" "$(wc -l < "$work/$label.out")"
+}
+
+# Prints how many times faster content is than another tool, on the medians and on the best runs.
+ratio() {
+    read -r best median <<< "$(best_and_median content)"
+    read -r other_best other_median <<< "$(best_and_median "$1")"
+    awk -v label="$1" -v b="$best" -v m="$median" -v ob="$other_best" -v om="$other_median" \
+        'BEGIN { printf "content is %.1fx %s on the medians, %.1fx on the best runs\n", om / m, label, ob / b }'
 }
 
 for _ in $(seq "$runs"); do
@@ -57,3 +71,5 @@ echo "$runs runs each"
 report content
 report jq
 report python
+ratio jq
+ratio python
