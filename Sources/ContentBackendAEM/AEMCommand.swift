@@ -19,7 +19,7 @@ struct AEMCommand: AsyncParsableCommand {
               content aem run wknd-shared/adventures-by-activity --param activity=Cycling
               content aem list
 
-            With no configuration at all, these answer from the built-in WKND sample
+            With no configuration at all, these answer from the built-in WKND sample \
             through an embedded emulator, and say so on stderr.
             """,
         subcommands: [

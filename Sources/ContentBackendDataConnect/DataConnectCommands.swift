@@ -17,15 +17,15 @@ struct QueryCommand: AsyncParsableCommand {
               content query movies listMovies --limit 3 --dry-run
               content query movies listMovies --help   # its flags
 
-            Every variable of the operation is a flag: --NAME VALUE,
-            --NAME=VALUE or --kebab-name VALUE. Int, Float and Boolean are
-            checked; UUID, Date (YYYY-MM-DD), Timestamp (RFC 3339) and Int64
-            are validated and normalised; enums are checked; a list takes its
-            flag repeatedly; input objects and Any take JSON. --vars gives
-            several at once. Missing, unknown or malformed variables fail
+            Every variable of the operation is a flag: --NAME VALUE, \
+            --NAME=VALUE or --kebab-name VALUE. Int, Float and Boolean are \
+            checked; UUID, Date (YYYY-MM-DD), Timestamp (RFC 3339) and Int64 \
+            are validated and normalised; enums are checked; a list takes its \
+            flag repeatedly; input objects and Any take JSON. --vars gives \
+            several at once. Missing, unknown or malformed variables fail \
             before anything is sent (exit 2).
 
-            With no configuration at all, these answer from the built-in movies
+            With no configuration at all, these answer from the built-in movies \
             sample through an embedded emulator, and say so on stderr.
             """
     )
@@ -49,8 +49,8 @@ struct MutateCommand: AsyncParsableCommand {
               content mutate movies createMovie --title X --release-year 2025 \\
                 --genre Drama --dry-run
 
-            Flags work as for `content query`. A query is refused here (and a
-            mutation by `content query`), so nothing is written by accident.
+            Flags work as for `content query`. A query is refused here (and a \
+            mutation by `content query`), so nothing is written by accident. \
             Mutations are never retried.
             """
     )

@@ -13,18 +13,18 @@ struct RequestCommand: AsyncParsableCommand {
             Examples:
               content request /adapters/JavaAdapter/users
               content request /adapters/JavaAdapter/users/{id} --path id=2
-              content request POST /adapters/JavaAdapter/users \\\\
+              content request POST /adapters/JavaAdapter/users \\
                 --form name=Ada --form email=ada@example.com
               content request PUT /adapters/JavaAdapter/users/2 --json '{"name":"Grace"}'
               content request /adapters/JSAdapter/greet --params '["Ada"]'
               content request /adapters/Binary/logo -O logo.png
               content request https://example.com/status.json
 
-            A path resolves against the backend's url; an absolute URL is sent as
-            is. JSON answers go through the output options (-o, --items,
-            --fields); anything else is written byte for byte to stdout or to
-            -O FILE. A status outside 2xx exits 5 with the status and the
-            body's first line. With no configuration, paths answer from the
+            A path resolves against the backend's url; an absolute URL is sent as \
+            is. JSON answers go through the output options (-o, --items, \
+            --fields); anything else is written byte for byte to stdout or to \
+            -O FILE. A status outside 2xx exits 5 with the status and the \
+            body's first line. With no configuration, paths answer from the \
             built-in sample adapters through an embedded server.
             """
     )

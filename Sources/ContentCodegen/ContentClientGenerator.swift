@@ -30,7 +30,8 @@ public struct ClientGeneratorConfiguration: Decodable, Sendable, Hashable {
     /// A sample file, for `--help` and error messages.
     public static let sample = """
         # content-client.yaml: generate a typed Swift client at build time.
-        dataconnect: ../../dataconnect   # the folder with dataconnect.yaml, relative to this file
+        dataconnect: ../../dataconnect   # the folder with dataconnect.yaml,
+                                         # relative to this file
         connectors: [movies]             # optional; every connector when left out
         aem: ../../aem                   # the folder with models/ and queries/
         access: internal                 # or public

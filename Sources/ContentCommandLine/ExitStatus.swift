@@ -58,7 +58,8 @@ public enum ExitStatus {
           3    configuration: missing or invalid content.yaml, unknown backend
           4    transport: DNS, connect, TLS, timeout
           5    HTTP error status from the server
-          6    the server answered but the operation failed (GraphQL errors, partial data)
+          6    the server answered but the operation failed (GraphQL errors,
+               partial data)
           7    malformed input data (a JSON or NDJSON file or stdin)
           130  interrupted
         """

@@ -17,10 +17,13 @@ public enum ConfigSample {
             auth: { type: token, token: "${AEM_TOKEN}" }
           movies-app:
             type: dataconnect
-            workspace: ./dataconnect     # firebase.json, dataconnect.yaml or dataconnect/dataconnect.yaml
+            workspace: ./dataconnect     # firebase.json, dataconnect.yaml or
+                                         # dataconnect/dataconnect.yaml
             project: my-firebase-project
             # emulator: 127.0.0.1:9399   # or $FIREBASE_DATA_CONNECT_EMULATOR_HOST
-            auth: { idToken: "${FIREBASE_ID_TOKEN:-}", apiKey: "${FIREBASE_API_KEY:-}" }
+            auth:
+              idToken: "${FIREBASE_ID_TOKEN:-}"
+              apiKey: "${FIREBASE_API_KEY:-}"
           mfp:
             type: resource
             url: https://mfp.example.com/mfp/api

@@ -12,7 +12,7 @@ struct BackendsCommand: AsyncParsableCommand {
         commandName: "backends",
         abstract: "List the configured backends, or the built-in backend types.",
         discussion: """
-            One row per configured backend: its name, type, where it is defined, and whether this build
+            One row per configured backend: its name, type, where it is defined, and whether this build \
             has a plugin for its type. With --types, one row per built-in backend type instead.
             """
     )

@@ -12,8 +12,8 @@ struct ConfigCommand: AsyncParsableCommand {
         commandName: "config",
         abstract: "Find and check the configuration file.",
         discussion: """
-            content reads the first of: --config FILE, $CONTENT_CONFIG, ./content.yaml,
-            $XDG_CONFIG_HOME/content/config.yaml (default ~/.config/content/config.yaml).
+            content reads the first of: --config FILE, $CONTENT_CONFIG, ./content.yaml, \
+            $XDG_CONFIG_HOME/content/config.yaml (default ~/.config/content/config.yaml). \
             Values may use ${VAR} or ${VAR:-default} from the environment; keep secrets there.
 
             Example:

@@ -14,7 +14,7 @@ struct ContentCommand: AsyncParsableCommand {
         commandName: "content",
         abstract: "Query headless content backends and render what they return.",
         discussion: """
-            Backends are configured by name in content.yaml; `content config --help` shows the format.
+            Backends are configured by name in content.yaml; `content config --help` shows the format. \
             Data goes to stdout, diagnostics to stderr.
 
             \(ExitStatus.helpTable)

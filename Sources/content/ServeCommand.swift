@@ -16,32 +16,41 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run local emulators of AEM headless and Firebase Data Connect, executing real GraphQL over SQLite.",
+        // Lists and examples are laid out to fit 80 columns (argument-parser wraps longer lines without an indent);
+        // prose paragraphs are one line each, for it to wrap.
         discussion: """
             The workspace folder holds what each service needs; a service whose part is missing is not started.
-              aem/          content fragment models, fragments and persisted queries. Answers
-                            GET/POST /graphql/execute.json/{config}/{name} and /graphql/list.json as AEM
-                            publish does (--aem-port, default 4503).
-              Data Connect  found through firebase.json (dataconnect.source), dataconnect.yaml or
-                            dataconnect/dataconnect.yaml: the schema becomes SQLite tables, and every
-                            connector operation runs by name at
-                            POST /v1/projects/{project}/locations/{location}/services/{service}/connectors/{connector}:executeQuery
-                            (or :executeMutation), as the production API does (--dataconnect-port, default 9399).
-                            A new database is seeded from seed_data.gql beside dataconnect.yaml, or from --seed.
-                            Caller identity comes from X-Firebase-Auth-Token, an unsigned JWT whose payload is
+              aem/          content fragment models, fragments and persisted queries.
+                            Answers GET/POST /graphql/execute.json/{config}/{name}
+                            and /graphql/list.json as AEM publish does
+                            (--aem-port, default 4503).
+              Data Connect  found through firebase.json (dataconnect.source),
+                            dataconnect.yaml or dataconnect/dataconnect.yaml: the schema
+                            becomes SQLite tables, and every connector operation runs by
+                            name at POST /v1/projects/{project}/locations/{location}
+                            /services/{service}/connectors/{connector}:executeQuery
+                            (or :executeMutation), as the production API does
+                            (--dataconnect-port, default 9399).
+                            A new database is seeded from seed_data.gql beside
+                            dataconnect.yaml, or from --seed. Caller identity comes from
+                            X-Firebase-Auth-Token, an unsigned JWT whose payload is
                             trusted as Firebase's own emulator does: for development only.
-              resource/     sample MobileFirst-style adapters under /mfp/api for `content request`:
-                            JavaAdapter users CRUD and echo, JSAdapter procedures taking params, binary
-                            bytes, an OAuth client-credentials token endpoint (az/v1/token) and a
+              resource/     sample MobileFirst-style adapters under /mfp/api for
+                            `content request`: JavaAdapter users CRUD and echo, JSAdapter
+                            procedures taking params, binary bytes, an OAuth
+                            client-credentials token endpoint (az/v1/token) and a
                             protected SecureAdapter (--resource-port, default 10080).
 
-            It listens on loopback unless --host says otherwise, prints its URLs on stderr, and stops
+            It listens on loopback unless --host says otherwise, prints its URLs on stderr, and stops \
             cleanly on Ctrl-C or SIGTERM. With --data, rows and fragments survive a restart.
 
               content serve --workspace examples
-              curl -s http://127.0.0.1:4503/graphql/execute.json/wknd-shared/adventures-all
-              curl -s -H 'Content-Type: application/json' \\
-                -d '{"operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' \\
-                http://127.0.0.1:9399/v1/projects/demo/locations/us-central1/services/content-sample/connectors/movies:executeQuery
+              curl -s \\
+                http://127.0.0.1:4503/graphql/execute.json/wknd-shared/adventures-all
+              base=http://127.0.0.1:9399/v1/projects/demo/locations/us-central1
+              curl -s -H 'Content-Type: application/json' -d \\
+                '{"operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' \\
+                "$base/services/content-sample/connectors/movies:executeQuery"
             """
     )
 
