@@ -15,6 +15,21 @@ struct CellTextTests {
         #expect(DisplayWidth.of("\u{200B}") == 0)
     }
 
+    @Test func displayWidthOfMixedTextIsTheSumOverItsGraphemeClusters() {
+        // Only the stretches around non-ASCII bytes are walked cluster by cluster; the sum over every cluster of
+        // the whole text is the reference. Keycaps, Prepend characters, ZWJ sequences, flags and Hangul jamo
+        // join the ASCII characters next to them into clusters.
+        let texts = [
+            "a1\u{FE0F}\u{20E3}b", "x\u{600}yz", "ab👩‍👩‍👧cd", "🇫🇷x🇩🇪", "e\u{301}galite\u{301} 東京 ok",
+            "\u{1100}\u{1161}\u{11A8}a", "#\u{FE0F}\u{20E3}", "é", "aé", "éa", "a\u{200D}b", "x\u{AD}y", "日本語 text",
+        ]
+        for text in texts {
+            #expect(
+                DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) },
+                "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
     @Test func truncationRespectsDisplayWidth() {
         #expect(DisplayWidth.truncate("abcdef", toWidth: 4) == "abc…")
         #expect(DisplayWidth.truncate("東京東京", toWidth: 5) == "東京…")
@@ -76,6 +91,8 @@ struct CellTextTests {
         #expect(MarkdownRenderer.escape("back\\slash") == #"back\\slash"#)
         #expect(MarkdownRenderer.escape("\u{1B}[1m") == #"\u001B[1m"#)
         #expect(MarkdownRenderer.escape("é\rb\u{85}c\u{2028}d\te|") == #"é<br>b\u0085c\u2028d\te\|"#)
+        // A pipe that begins a cluster with a combining mark still ends a cell: it is escaped all the same.
+        #expect(MarkdownRenderer.escape("|\u{301}") == #"\|"# + "\u{301}")
     }
 
     @Test func colourFollowsNoColorAndClicolor() {

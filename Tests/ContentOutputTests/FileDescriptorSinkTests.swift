@@ -25,7 +25,7 @@ struct FileDescriptorSinkTests {
             try sink.write(small)
             try sink.write(block)  // goes out from where it is, after the buffered "ab"
             try sink.write(text)
-            try sink.write(block[10..<20])  // small and not contiguous storage of its own: buffered
+            try sink.write(block[10..<20])  // smaller than the buffer: buffered
             try sink.write(block)
         }
         #expect(bytes == small + block + Array(text.utf8) + Array(block[10..<20]) + block)
