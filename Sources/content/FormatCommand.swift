@@ -17,13 +17,14 @@ struct FormatCommand: AsyncParsableCommand {
                 -o csv --fields title,price
               curl -s https://example.com/api | content format - -o table
 
-            The input is read as it arrives, in constant memory whatever its size, and only the members \
-            --fields names are decoded (CSV and TSV rows are then cut straight from each item's text); a \
-            file is parsed on a second thread while rows are written, and from a pipe each item is shown as \
-            soon as it is read. A document whose items are not at the top needs --items. Several JSON \
-            values one after another (NDJSON) are read in turn: in each, the array at --items (or the \
-            value itself) gives the items; a single value that is not a list is shown as one record. \
-            Malformed input exits 7 with its line, column and byte offset; the rows before it are written.
+            The input is read as it arrives, one item at a time whatever the number of items, and only the \
+            members --fields names are decoded (CSV and TSV rows are then cut straight from each item's \
+            text); a file is parsed on a second thread while rows are written, and from a pipe each item is \
+            shown as soon as it is read. A document whose items are not at the top needs --items. Several \
+            JSON values one after another (NDJSON) are read in turn: in each, the array at --items (or the \
+            value itself) gives the items; a single value that is not a list is shown as one record, and is \
+            held in memory whole. Malformed input exits 7 with its line, column and byte offset; the rows \
+            before it are written.
             """
     )
 
