@@ -5,11 +5,12 @@ struct JSONWriter {
     var pretty: Bool
     var color: Bool
 
-    func write(_ value: JSONValue, to output: inout [UInt8]) {
+    /// Writes `value` as it would stand `level` levels deep: the lines after its first are indented to match.
+    func write(_ value: JSONValue, level: Int = 0, to output: inout [UInt8]) {
         if !pretty && !color {
             value.write(to: &output)
         } else {
-            write(value, indent: 0, to: &output)
+            write(value, indent: level, to: &output)
         }
     }
 

@@ -226,17 +226,7 @@ public struct OutputPipeline: Sendable {
             buffer.removeAll(keepingCapacity: true)
             if count > 0 { buffer.append(UInt8(ascii: ",")) }
             if settings.pretty { buffer.append(contentsOf: "\n  ".utf8) }
-            var element: [UInt8] = []
-            writer.write(fields.map { .object($0.project(item)) } ?? item, to: &element)
-            if settings.pretty {
-                // Indent the element one level inside the array.
-                for byte in element {
-                    buffer.append(byte)
-                    if byte == UInt8(ascii: "\n") { buffer.append(contentsOf: "  ".utf8) }
-                }
-            } else {
-                buffer.append(contentsOf: element)
-            }
+            writer.write(fields.map { .object($0.project(item)) } ?? item, level: 1, to: &buffer)
             try sink.write(buffer)
             count += 1
         }

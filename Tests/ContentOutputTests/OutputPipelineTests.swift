@@ -108,6 +108,24 @@ struct OutputPipelineTests {
         }
     }
 
+    @Test func prettyJSONIsLaidOutAsJqLaysItOutAtEveryDepth() async throws {
+        // Items nested several levels deep, empty containers among them; integers only, since jq rewrites
+        // other number text.
+        let items = try JSONParser().parse(
+            #"[{"a":1,"b":[1,[2,{}],[]],"c":{"d":{"e":"x y"}}},[],{},"s",[[[{"f":[null,true]}]]],-3]"#)
+        let ours = try await Fixtures.render(try Fixtures.result(items), OutputSettings(format: .json, pretty: true))
+        guard let fromJq = try Fixtures.run("jq", ["."], input: ours) else {
+            Issue.record("jq is needed to check JSON independently")
+            return
+        }
+        #expect(ours == fromJq)
+        // Colour changes nothing but the escapes around each token.
+        let colored = try await Fixtures.render(
+            try Fixtures.result(items), OutputSettings(format: .json, pretty: true, color: true))
+        #expect(colored.contains("\u{1B}["))
+        #expect(colored.replacing(#/\x{1B}\[[0-9;]*m/#, with: "") == ours)
+    }
+
     private static func withoutNumbers(_ value: JSONValue) -> JSONValue {
         switch value {
         case .number: return .number(JSONNumber(text: "0"))
