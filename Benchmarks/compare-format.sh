@@ -14,6 +14,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 content=${CONTENT:-"$here/../.build/release/content"}
 size_mb=${SIZE_MB:-100}
+
+# Everything the comparison runs, checked before a 100 MB file is written.
+missing=()
+[ -x "$content" ] || missing+=("$content (build it as above, or set CONTENT)")
+command -v jq > /dev/null || missing+=(jq)
+[ -x /usr/bin/time ] || missing+=("GNU time at /usr/bin/time (Debian: apt-get install time)")
+python3 -c 'import orjson' 2> /dev/null || missing+=("python3 with orjson (pip install orjson)")
+if [ ${#missing[@]} -gt 0 ]; then
+    printf 'compare-format: missing %s\n' "${missing[@]}" >&2
+    exit 1
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 input="$work/aem-${size_mb}mb.json"
@@ -73,3 +84,10 @@ report jq
 report python
 ratio jq
 ratio python
+# The speed means nothing if the answers differ: content's CSV must be Python's, byte for byte.
+if cmp -s "$work/content.out" "$work/python.out"; then
+    echo "content and Python wrote the same CSV"
+else
+    echo "compare-format: content's CSV differs from Python's" >&2
+    exit 1
+fi

@@ -6,6 +6,8 @@ public enum EmulatorError: ContentFailure, Equatable {
     case workspace(String)
     /// The server could not start.
     case startFailed(String)
+    /// A service could not listen on its address: a port in use, say.
+    case cannotListen(service: String, address: String, reason: String, advice: String)
     /// The database could not be opened or written.
     case database(String)
 
@@ -13,6 +15,7 @@ public enum EmulatorError: ContentFailure, Equatable {
     public var category: FailureCategory {
         switch self {
         case .workspace: return .configuration
+        case .cannotListen: return .usage
         case .startFailed, .database: return .unexpected
         }
     }
@@ -22,6 +25,8 @@ public enum EmulatorError: ContentFailure, Equatable {
         switch self {
         case .workspace(let message): return "workspace: \(message)"
         case .startFailed(let message): return "cannot start the emulator: \(message)"
+        case .cannotListen(let service, let address, let reason, let advice):
+            return "\(service) emulator: cannot listen on \(address): \(reason); \(advice)"
         case .database(let message): return "emulator database: \(message)"
         }
     }

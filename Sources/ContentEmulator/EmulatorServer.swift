@@ -2,6 +2,16 @@ public import Foundation
 internal import Hummingbird
 public import Logging
 internal import NIOCore
+internal import ServiceLifecycle
+internal import UnixSignals
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs the emulators of a workspace over HTTP: `content serve`.
 ///
@@ -79,7 +89,7 @@ public struct EmulatorServer: Sendable {
         self.options = options
     }
 
-    /// Serves until cancelled or until SIGINT/SIGTERM.
+    /// Serves until cancelled or until SIGTERM, then shuts down gracefully.
     ///
     /// - Parameters:
     ///   - logger: Where request lines go (at `info` with `-v`).
@@ -90,7 +100,7 @@ public struct EmulatorServer: Sendable {
         onRunning: @escaping @Sendable (_ service: String, _ url: String, _ notes: [String]) async -> Void
     ) async throws {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        var applications: [Application<RouterResponder<BasicRequestContext>>] = []
+        var services: [EmulatorService] = []
         let aemDirectory = options.workspace.appendingPathComponent("aem")
         if FileManager.default.fileExists(atPath: aemDirectory.path) {
             // The base URL is only known once the port is; with a fixed port it is known now.
@@ -103,8 +113,8 @@ public struct EmulatorServer: Sendable {
             let router = Router()
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
-            applications.append(
-                application(router, port: options.aemPort, logger: logger) { port in
+            services.append(
+                service("aem", router, port: options.aemPort, portFlag: "--aem-port", logger: logger) { port in
                     await onRunning("aem", "http://\(host):\(port)", [])
                 })
         }
@@ -115,8 +125,10 @@ public struct EmulatorServer: Sendable {
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
             let notes = [emulator.summary] + emulator.notes
-            applications.append(
-                application(router, port: options.dataConnectPort, logger: logger) { port in
+            services.append(
+                service(
+                    "dataconnect", router, port: options.dataConnectPort, portFlag: "--dataconnect-port", logger: logger
+                ) { port in
                     await onRunning("dataconnect", "http://\(host):\(port)", notes)
                 })
         }
@@ -126,42 +138,88 @@ public struct EmulatorServer: Sendable {
             let router = Router(options: .autoGenerateHeadEndpoints)
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
-            applications.append(
-                application(router, port: options.resourcePort, logger: logger) { port in
+            services.append(
+                service("resource", router, port: options.resourcePort, portFlag: "--resource-port", logger: logger) {
+                    port in
                     await onRunning("resource", "http://\(host):\(port)", ["sample adapters under /mfp/api"])
                 })
         }
-        guard !applications.isEmpty else {
+        guard !services.isEmpty else {
             throw EmulatorError.workspace(
                 "\(options.workspace.path) has neither aem/, resource/ nor a Data Connect workspace (firebase.json, "
                     + "dataconnect.yaml or dataconnect/dataconnect.yaml); point --workspace at a folder holding one"
             )
         }
-        let services = applications
+        // A server that is cancelled drops its connections and logs an error for each listener, so every way
+        // of stopping (Ctrl-C cancels this task, SIGTERM reaches the group, one service failing) is a graceful
+        // shutdown instead. The group runs outside this task so that its cancellation does not reach the
+        // servers directly.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                gracefulShutdownSignals: [.sigterm],
+                logger: logger
+            ))
+        let running = Task { try await group.run() }
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (index, app) in services.enumerated() {
-                    // The first handles SIGINT/SIGTERM; when it returns, the rest are cancelled with it.
-                    group.addTask { index == 0 ? try await app.runService() : try await app.run() }
-                }
-                try await group.next()
-                group.cancelAll()
+            try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: {
+                Task { await group.triggerGracefulShutdown() }
             }
+        } catch let error as EmulatorError {
+            throw error
         } catch {
             throw EmulatorError.startFailed("\(error)")
         }
     }
 
-    private func application(
-        _ router: Router<BasicRequestContext>, port: Int, logger: Logger,
+    private func service(
+        _ name: String, _ router: Router<BasicRequestContext>, port: Int, portFlag: String, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void
-    ) -> Application<RouterResponder<BasicRequestContext>> {
-        Application(
-            router: router,
-            configuration: .init(address: .hostname(options.host, port: port), serverName: "content-emulator"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-            logger: logger
-        )
+    ) -> EmulatorService {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        return EmulatorService(
+            name: name, address: "\(host):\(port)", portFlag: portFlag,
+            application: Application(
+                router: router,
+                configuration: .init(address: .hostname(options.host, port: port), serverName: "content-emulator"),
+                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+                logger: logger
+            ))
+    }
+}
+
+/// One emulator's HTTP server, whose failure to listen names the service, its address and the flag to change.
+struct EmulatorService: Service {
+    let name: String
+    let address: String
+    let portFlag: String
+    let application: Application<RouterResponder<BasicRequestContext>>
+
+    func run() async throws {
+        do {
+            try await application.run()
+        } catch let error as IOError {
+            let reason = String(cString: strerror(error.errnoCode)).lowercased()
+            let advice: String
+            switch error.errnoCode {
+            case EADDRINUSE:
+                advice =
+                    "another process holds the port; stop it, or pick another with \(portFlag) (0 picks a free one)"
+            case EACCES:
+                advice = "ports below 1024 need privileges; pick another with \(portFlag)"
+            case EADDRNOTAVAIL:
+                advice = "no interface here has that address; check --host"
+            default:
+                advice = "check --host and \(portFlag)"
+            }
+            throw EmulatorError.cannotListen(service: name, address: address, reason: reason, advice: advice)
+        }
     }
 }
 

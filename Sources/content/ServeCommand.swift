@@ -41,8 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
                             client-credentials token endpoint (az/v1/token) and a
                             protected SecureAdapter (--resource-port, default 10080).
 
-            It listens on loopback unless --host says otherwise, prints its URLs on stderr, and stops \
-            cleanly on Ctrl-C or SIGTERM. With --data, rows and fragments survive a restart.
+            It listens on loopback unless --host says otherwise and prints its URLs on stderr. Ctrl-C \
+            (exit 130) or SIGTERM (exit 0) stops it cleanly. A port in use \
+            exits 2, naming the service and the flag that moves it. With --data, rows and fragments \
+            survive a restart.
 
               content serve --workspace examples
               curl -s \\

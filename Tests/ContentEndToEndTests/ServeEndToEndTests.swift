@@ -110,4 +110,56 @@ struct ServeEndToEndTests {
         #expect(result.status == 3)
         #expect(result.stderr.contains("\(file.path):1:44:"), "\(result.stderr)")
     }
+
+    @Test func ctrlCStopsServeQuietlyWithTheInterruptedCode() throws {
+        try stopServe(by: SIGINT, expecting: 130)
+    }
+
+    @Test func sigtermStopsServeQuietlyWithSuccess() throws {
+        try stopServe(by: SIGTERM, expecting: 0)
+    }
+
+    /// Starts `content serve`, checks one request is answered, sends `signal`, and requires the exit code and
+    /// nothing on stderr but the start-up lines: a server stopped on purpose has nothing to complain about.
+    private func stopServe(by signal: Int32, expecting status: Int32) throws {
+        let process = Process()
+        process.executableURL = ContentProcess.binary
+        process.arguments = [
+            "serve", "--aem-port", "0", "--dataconnect-port", "0", "--resource-port", "0", "--workspace",
+            ContentProcess.repository.appendingPathComponent("examples").path,
+        ]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = ServeLog(reading: stderr.fileHandleForReading)
+        log.wait(timeout: 60) { Set(ContentProcess.services(in: $0).keys).isSuperset(of: ["aem", "resource"]) }
+        let base = try #require(ContentProcess.services(in: log.text)["aem"], "content serve said: \(log.text)")
+        let answer = try ContentProcess.run(
+            shell: "curl -sS -o /dev/null -w '%{http_code}' '\(base)/graphql/execute.json/wknd-shared/adventures-all'",
+            in: ContentProcess.repository)
+        #expect(answer.stdout == "200")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        log.wait(timeout: 30) { _ in false }  // to the end of its stderr
+        #expect(process.terminationStatus == status)
+        let unexpected = log.lines.filter { $0.lowercased().contains("error") }
+        #expect(unexpected.isEmpty, "content serve said: \(log.text)")
+    }
+
+    @Test func aPortInUseIsAUsageErrorNamingTheServiceAndTheFlag() throws {
+        try ContentProcess.withServe { base in
+            let port = try #require(URL(string: base)?.port)
+            let result = try ContentProcess.run(
+                ["serve", "--aem-port", "\(port)", "--dataconnect-port", "0", "--resource-port", "0"],
+                in: ContentProcess.repository)
+            #expect(result.status == 2)
+            #expect(
+                result.stderr.contains(
+                    "content: error: aem emulator: cannot listen on 127.0.0.1:\(port): address already in use; "
+                        + "another process holds the port; stop it, or pick another with --aem-port"),
+                "\(result.stderr)")
+            #expect(!result.stderr.contains("CancellationError"), "\(result.stderr)")
+        }
+    }
 }
