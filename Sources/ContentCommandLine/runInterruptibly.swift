@@ -1,3 +1,5 @@
+internal import ArgumentParser
+internal import ContentCore
 internal import Dispatch
 internal import Foundation
 
@@ -7,7 +9,7 @@ internal import Foundation
 /// command exits 130. A second SIGINT exits 130 at once, for work that does not notice cancellation.
 ///
 /// - Parameter body: The command's work.
-/// - Throws: What `body` throws; `CancellationError` after an interrupt.
+/// - Throws: What `body` throws; after an interrupt, the interrupted exit code, which prints nothing.
 public func runInterruptibly(_ body: sending @escaping @isolated(any) () async throws -> Void) async throws {
     let task = Task(operation: body)
     let interrupts = InterruptCount()
@@ -23,7 +25,7 @@ public func runInterruptibly(_ body: sending @escaping @isolated(any) () async t
         signal(SIGINT, SIG_DFL)
     }
     try await task.value
-    if interrupts.value > 0 { throw CancellationError() }
+    if interrupts.value > 0 { throw ExitCode(ExitStatus.code(for: .interrupted)) }
 }
 
 /// How many interrupts have arrived; touched from the signal queue and the main task.

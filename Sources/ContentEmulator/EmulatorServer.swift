@@ -99,7 +99,6 @@ public struct EmulatorServer: Sendable {
         logger: Logger,
         onRunning: @escaping @Sendable (_ service: String, _ url: String, _ notes: [String]) async -> Void
     ) async throws {
-        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         var services: [EmulatorService] = []
         let aemDirectory = options.workspace.appendingPathComponent("aem")
         if FileManager.default.fileExists(atPath: aemDirectory.path) {
@@ -107,16 +106,14 @@ public struct EmulatorServer: Sendable {
             let emulator = try AEMEmulator(
                 directory: aemDirectory,
                 dataFile: options.dataFile,
-                publishBase: "http://\(host):\(options.aemPort)",
+                publishBase: "http://\(urlHost):\(options.aemPort)",
                 options: options.aem
             )
             let router = Router()
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
             services.append(
-                service("aem", router, port: options.aemPort, portFlag: "--aem-port", logger: logger) { port in
-                    await onRunning("aem", "http://\(host):\(port)", [])
-                })
+                service("aem", router, port: options.aemPort, portFlag: "--aem-port", logger: logger, onRunning))
         }
         if DataConnectEmulator.hasWorkspace(in: options.workspace) {
             let emulator = try await DataConnectEmulator(
@@ -124,13 +121,10 @@ public struct EmulatorServer: Sendable {
             let router = Router()
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
-            let notes = [emulator.summary] + emulator.notes
             services.append(
                 service(
-                    "dataconnect", router, port: options.dataConnectPort, portFlag: "--dataconnect-port", logger: logger
-                ) { port in
-                    await onRunning("dataconnect", "http://\(host):\(port)", notes)
-                })
+                    "dataconnect", router, port: options.dataConnectPort, portFlag: "--dataconnect-port",
+                    notes: [emulator.summary] + emulator.notes, logger: logger, onRunning))
         }
         let resourceDirectory = options.workspace.appendingPathComponent("resource")
         if FileManager.default.fileExists(atPath: resourceDirectory.path) {
@@ -139,10 +133,9 @@ public struct EmulatorServer: Sendable {
             router.middlewares.add(RequestLogMiddleware(logger: logger))
             emulator.addRoutes(to: router)
             services.append(
-                service("resource", router, port: options.resourcePort, portFlag: "--resource-port", logger: logger) {
-                    port in
-                    await onRunning("resource", "http://\(host):\(port)", ["sample adapters under /mfp/api"])
-                })
+                service(
+                    "resource", router, port: options.resourcePort, portFlag: "--resource-port",
+                    notes: ["sample adapters under /mfp/api"], logger: logger, onRunning))
         }
         guard !services.isEmpty else {
             throw EmulatorError.workspace(
@@ -178,17 +171,24 @@ public struct EmulatorServer: Sendable {
         }
     }
 
+    /// The listening address as a URL writes it: an IPv6 address in brackets.
+    private var urlHost: String { options.host.contains(":") ? "[\(options.host)]" : options.host }
+
+    /// The server of one service, which reports its base URL and notes through `onRunning` once it listens.
     private func service(
-        _ name: String, _ router: Router<BasicRequestContext>, port: Int, portFlag: String, logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void
+        _ name: String, _ router: Router<BasicRequestContext>, port: Int, portFlag: String, notes: [String] = [],
+        logger: Logger, _ onRunning: @escaping @Sendable (String, String, [String]) async -> Void
     ) -> EmulatorService {
-        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        let host = urlHost
         return EmulatorService(
             name: name, address: "\(host):\(port)", portFlag: portFlag,
             application: Application(
                 router: router,
                 configuration: .init(address: .hostname(options.host, port: port), serverName: "content-emulator"),
-                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+                onServerRunning: { channel in
+                    // With port 0 the base URL is only known once the system has picked the port.
+                    await onRunning(name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
+                },
                 logger: logger
             ))
     }

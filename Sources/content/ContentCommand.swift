@@ -61,8 +61,6 @@ struct ContentCommand: AsyncParsableCommand {
             }
         } catch {
             let code = ExitStatus.code(for: error, command: self)
-            // Ctrl-C: what was printed stays, and the exit code says the rest.
-            if error is CancellationError { Foundation.exit(code) }
             let message = fullMessage(for: error)
             if !message.isEmpty {
                 if code == 0 {
