@@ -62,6 +62,20 @@ struct ContentProcess {
         expecting expected: Set<String> = ["aem", "dataconnect"],
         _ body: ([String: String], ServeLog) throws -> Void
     ) throws {
+        let (process, log, found) = try startServe(arguments, workspace: workspace, expecting: expected)
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try body(found, log)
+    }
+
+    /// Starts `content serve` on free ports and waits until the `expected` services listen; the caller stops it.
+    static func startServe(
+        _ arguments: [String] = [],
+        workspace: URL? = nil,
+        expecting expected: Set<String> = ["aem", "dataconnect"]
+    ) throws -> (process: Process, log: ServeLog, services: [String: String]) {
         let process = Process()
         process.executableURL = binary
         let folder = workspace ?? repository.appendingPathComponent("examples")
@@ -72,15 +86,11 @@ struct ContentProcess {
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
         let log = ServeLog(reading: stderr.fileHandleForReading)
         log.wait(timeout: 60) { text in expected.isSubset(of: Set(Self.services(in: text).keys)) }
         let found = Self.services(in: log.text)
         #expect(expected.isSubset(of: Set(found.keys)), "content serve said: \(log.text)")
-        try body(found, log)
+        return (process, log, found)
     }
 
     /// The base URL of each `content: NAME emulator on URL` line, by service name; only whole lines count.

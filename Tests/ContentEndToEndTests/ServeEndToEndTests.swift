@@ -122,19 +122,9 @@ struct ServeEndToEndTests {
     /// Starts `content serve`, checks one request is answered, sends `signal`, and requires the exit code and
     /// nothing on stderr but the start-up lines: a server stopped on purpose has nothing to complain about.
     private func stopServe(by signal: Int32, expecting status: Int32) throws {
-        let process = Process()
-        process.executableURL = ContentProcess.binary
-        process.arguments = [
-            "serve", "--aem-port", "0", "--dataconnect-port", "0", "--resource-port", "0", "--workspace",
-            ContentProcess.repository.appendingPathComponent("examples").path,
-        ]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let log = ServeLog(reading: stderr.fileHandleForReading)
-        log.wait(timeout: 60) { Set(ContentProcess.services(in: $0).keys).isSuperset(of: ["aem", "resource"]) }
-        let base = try #require(ContentProcess.services(in: log.text)["aem"], "content serve said: \(log.text)")
+        let (process, log, services) = try ContentProcess.startServe(expecting: ["aem", "dataconnect", "resource"])
+        defer { if process.isRunning { process.terminate() } }  // only when a check below threw
+        let base = try #require(services["aem"], "content serve said: \(log.text)")
         let answer = try ContentProcess.run(
             shell: "curl -sS -o /dev/null -w '%{http_code}' '\(base)/graphql/execute.json/wknd-shared/adventures-all'",
             in: ContentProcess.repository)
