@@ -118,40 +118,39 @@ let package = Package(
             ),
             dependencies: ["content-codegen"]
         ),
-        // The composition root: the built-in plugin registry and a session that turns config into backends.
-        .target(name: "ContentRuntime", dependencies: ["ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML"]),
-        // One backend plugin per module: each imports the core, the HTTP seam and the shared command support.
+        // What apps and generated clients link: a client configured in code that runs Data Connect operations and
+        // AEM persisted queries by name over one long-lived transport, and the scalar types of generated code. It
+        // links no YAML, GraphQL parser, command line, server or database.
+        .target(
+            name: "ContentKit",
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentHTTP", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // One backend plugin per module, a library: the backend, its configuration, errors and plugin. Backends
+        // import the core and the JSON document, never the command line, the output layer or each other.
         .target(
             name: "ContentBackendAEM",
-            dependencies: [
-                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentOutput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["ContentCore", "ContentJSON", "ContentKit", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "ContentBackendDataConnect",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentOutput",
-                "ContentDataConnect", "ContentYAML",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ContentCore", "ContentJSON", "ContentKit", "ContentDataConnect", "ContentYAML",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "ContentBackendResource",
-            dependencies: [
-                "ContentCore", "ContentJSON", "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentOutput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["ContentCore", "ContentJSON", .product(name: "Logging", package: "swift-log")]
         ),
+        // The composition root: the built-in backend registry, a session that turns config into backends, and a
+        // client configuration read from content.yaml.
         .target(
-            name: "ContentKit",
+            name: "ContentRuntime",
             dependencies: [
-                "ContentCore", "ContentConfig", "ContentRuntime", "ContentJSON", "ContentBackendAEM",
+                "ContentCore", "ContentConfig", "ContentHTTP", "ContentYAML", "ContentKit", "ContentBackendAEM",
                 "ContentBackendDataConnect", "ContentBackendResource",
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // What every command shares: global options, the exit-status table, error reporting.
@@ -163,17 +162,44 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Each backend's commands (`content aem`, `content query`/`mutate`, `content request`), over its library.
+        .target(
+            name: "ContentAEMCommands",
+            dependencies: [
+                "ContentBackendAEM", "ContentCommandLine", "ContentConfig", "ContentCore", "ContentJSON",
+                "ContentOutput", "ContentRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ContentDataConnectCommands",
+            dependencies: [
+                "ContentBackendDataConnect", "ContentDataConnect", "ContentCommandLine", "ContentConfig", "ContentCore",
+                "ContentJSON", "ContentOutput", "ContentRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ContentResourceCommands",
+            dependencies: [
+                "ContentBackendResource", "ContentCommandLine", "ContentConfig", "ContentCore", "ContentJSON",
+                "ContentOutput", "ContentRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The `content` executable: parses arguments and hands off.
         .executableTarget(
             name: "content",
             dependencies: [
-                "ContentCommandLine", "ContentKit", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
-                "ContentEmulator",
+                "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
+                "ContentEmulator", "ContentAEMCommands", "ContentDataConnectCommands", "ContentResourceCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
-        // Test support shared by the test targets (a scripted transport); never linked into the product.
+        // Test support shared by the test targets (a scripted transport, temporary directories); never linked into a
+        // product.
         .target(name: "ContentTesting", dependencies: ["ContentCore"]),
 
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
@@ -186,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContentConfigTests",
-            dependencies: ["ContentConfig", "ContentCore", "ContentKit", "ContentRuntime"]
+            dependencies: ["ContentConfig", "ContentCore", "ContentRuntime", "ContentTesting"]
         ),
         .testTarget(
             name: "ContentHTTPTests",
@@ -215,15 +241,27 @@ let package = Package(
         .testTarget(
             name: "ContentBackendDataConnectTests",
             dependencies: [
-                "ContentBackendDataConnect", "ContentDataConnect", "ContentCore", "ContentJSON", "ContentTesting",
+                "ContentBackendDataConnect", "ContentDataConnectCommands", "ContentDataConnect", "ContentCore",
+                "ContentJSON", "ContentTesting",
             ]
         ),
         .testTarget(
             name: "ContentBackendResourceTests",
-            dependencies: ["ContentBackendResource", "ContentCore", "ContentJSON", "ContentTesting"]
+            dependencies: [
+                "ContentBackendResource", "ContentResourceCommands", "ContentCore", "ContentJSON", "ContentTesting",
+            ]
         ),
         .testTarget(
             name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON", "ContentTesting"]),
+        .testTarget(name: "ContentAEMCommandsTests", dependencies: ["ContentAEMCommands", "ContentJSON"]),
+        .testTarget(
+            name: "ContentKitTests",
+            dependencies: [
+                "ContentKit", "ContentCore", "ContentJSON", "ContentHTTP", "ContentTesting", "ContentRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
         // The golden files under Golden/ are generated clients, compiled here so they must stay valid Swift 6.
         .testTarget(

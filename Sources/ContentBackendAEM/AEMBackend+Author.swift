@@ -1,5 +1,6 @@
 public import ContentCore
 public import ContentJSON
+internal import ContentKit
 
 extension AEMBackend {
     /// Runs a persisted query by POST with `{"variables": …}`, for values a GET URL cannot carry.
@@ -14,7 +15,7 @@ extension AEMBackend {
     }
 
     /// The POST form of a persisted-query request: `{"variables": …}` in the body.
-    func postRequest(for request: ContentRequest) -> HTTPTransportRequest {
+    package func postRequest(for request: ContentRequest) -> HTTPTransportRequest {
         let (configuration, name) = address(of: request.operation)
         let body: JSONValue = .object(["variables": .object(request.variables)])
         var outgoing = HTTPTransportRequest(
@@ -85,7 +86,7 @@ extension AEMBackend {
     /// - Parameter configuration: Only this configuration, or all.
     /// - Returns: The entries, flattened across configurations.
     /// - Throws: ``AEMError`` and transport failures.
-    func persistedQueryList(configuration: String?) async throws -> [JSONValue] {
+    package func persistedQueryList(configuration: String?) async throws -> [JSONValue] {
         let url =
             "\(base)/graphql/list.json" + (configuration.map { "/\(PersistedQueryURL.encodeURIComponent($0))" } ?? "")
         let response = try await context.transport.send(HTTPTransportRequest(url: url, headers: headers))
@@ -98,11 +99,11 @@ extension AEMBackend {
     ///
     /// - Parameter operation: `CONFIG/NAME` or `NAME`.
     /// - Returns: Variable name → declared type name.
-    func declaredVariables(of operation: String) async -> [String: String] {
+    package func declaredVariables(of operation: String) async -> [String: String] {
         let (configuration, name) = address(of: operation)
         let queries = (try? await persistedQueryList(configuration: configuration)) ?? []
         let query = queries.first { $0["path"]?["shortForm"]?.stringValue == "/\(configuration)/\(name)" }
-        return AEMOptions.declaredTypes(in: query?["data"]?["query"]?.stringValue ?? "")
+        return Self.declaredTypes(in: query?["data"]?["query"]?.stringValue ?? "")
     }
 
     /// An asset's bytes: a DAM `_path`, a `_dynamicUrl`, or a full URL, fetched with the backend's auth.
@@ -110,7 +111,7 @@ extension AEMBackend {
     /// - Parameter path: Where the asset is.
     /// - Returns: The body, byte for byte.
     /// - Throws: ``AEMError`` for an error status, and transport failures.
-    func fetchAsset(_ path: String) async throws -> [UInt8] {
+    package func fetchAsset(_ path: String) async throws -> [UInt8] {
         let url =
             path.hasPrefix("http://") || path.hasPrefix("https://")
             ? path : base + (path.hasPrefix("/") ? path : "/" + path)
@@ -122,5 +123,21 @@ extension AEMBackend {
             )
         }
         return response.body
+    }
+
+    /// The variable types a query declares: `$limit: Int` → `limit: Int`, lists by their element type.
+    package static func declaredTypes(in query: String) -> [String: String] {
+        var types: [String: String] = [:]
+        var rest = Substring(query)
+        while let dollar = rest.firstIndex(of: "$") {
+            rest = rest[rest.index(after: dollar)...]
+            let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            var after = rest.dropFirst(name.count).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+            guard !name.isEmpty, after.first == ":" else { continue }
+            after = after.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "[" }
+            let type = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if !type.isEmpty, types[String(name)] == nil { types[String(name)] = String(type) }
+        }
+        return types
     }
 }

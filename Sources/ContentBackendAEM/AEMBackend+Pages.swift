@@ -1,4 +1,4 @@
-internal import ContentCore
+package import ContentCore
 internal import ContentJSON
 internal import Foundation
 
@@ -13,7 +13,7 @@ extension AEMBackend {
     ///   - pageSize: Items per page (1–100), 50 when not given.
     /// - Returns: The items as they arrive.
     /// - Throws: ``AEMError`` when the query can be paged neither way.
-    func executeAllPages(_ request: ContentRequest, pageSize: Int?) async throws -> ContentResult {
+    package func executeAllPages(_ request: ContentRequest, pageSize: Int?) async throws -> ContentResult {
         let size = pageSize ?? 50
         var cursorVariables = request.variables
         cursorVariables["first"] = .number(JSONNumber(size))

@@ -1,5 +1,6 @@
 public import ContentCore
-internal import ContentJSON
+package import ContentJSON
+internal import ContentKit
 internal import Foundation
 
 /// Runs AEM persisted queries over the ``HTTPTransport``.
@@ -10,19 +11,19 @@ internal import Foundation
 public struct AEMBackend: ContentBackend {
     /// The backend's name.
     public let name: String
-    let configuration: AEMConfiguration
-    let context: BackendContext
-    let token: String?
+    package let configuration: AEMConfiguration
+    package let context: BackendContext
+    package let token: String?
     /// Where GET responses are kept; nil with `--no-cache`.
-    var cache: ResponseCache?
+    package var cache: ResponseCache?
 
     /// The base URL without a trailing slash.
-    var base: String { configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url }
+    package var base: String { configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url }
 
     /// The persisted-query configuration.
-    var queryConfiguration: String { configuration.configuration ?? "wknd-shared" }
+    package var queryConfiguration: String { configuration.configuration ?? "wknd-shared" }
 
-    init(
+    package init(
         name: String, configuration: AEMConfiguration, context: BackendContext, token: String?,
         cache: ResponseCache? = nil
     ) {
@@ -34,7 +35,7 @@ public struct AEMBackend: ContentBackend {
     }
 
     /// The request headers: auth, then the configured ones.
-    var headers: HeaderFields {
+    package var headers: HeaderFields {
         var headers: HeaderFields = ["Accept": "application/json"]
         switch configuration.auth?.type ?? .none {
         case .none:
@@ -52,7 +53,7 @@ public struct AEMBackend: ContentBackend {
     }
 
     /// `config/name` split; a bare name uses the backend's configuration.
-    func address(of operation: String) -> (configuration: String, name: String) {
+    package func address(of operation: String) -> (configuration: String, name: String) {
         let parts = operation.split(separator: "/", maxSplits: 1)
         return parts.count == 2 ? (String(parts[0]), String(parts[1])) : (queryConfiguration, operation)
     }
@@ -64,8 +65,13 @@ public struct AEMBackend: ContentBackend {
     /// - Throws: ``AEMError`` for a variable the URL cannot carry.
     public func httpRequest(for request: ContentRequest) throws(AEMError) -> HTTPTransportRequest {
         let (configuration, name) = address(of: request.operation)
-        let url = try PersistedQueryURL.make(
-            base: base, configuration: configuration, name: name, variables: request.variables)
+        let url: String
+        do {
+            url = try PersistedQueryURL.make(
+                base: base, configuration: configuration, name: name, variables: request.variables)
+        } catch {
+            throw AEMError(kind: .unencodableVariable, description: "\(error); send it with --post instead")
+        }
         return HTTPTransportRequest(method: .get, url: url, headers: headers)
     }
 
@@ -86,7 +92,7 @@ public struct AEMBackend: ContentBackend {
     }
 
     /// Checks the status and content type, and parses the body.
-    func decode(_ response: HTTPTransportResponse, persisted: String) throws -> JSONValue {
+    package func decode(_ response: HTTPTransportResponse, persisted: String) throws -> JSONValue {
         let shownURL = context.redactor.redact(url: response.url)
         let host = URLComponents(string: base)?.host ?? base
         // The body's first line goes into messages; a server may echo credentials, so mask them.
@@ -130,7 +136,7 @@ public struct AEMBackend: ContentBackend {
     }
 
     /// Locates the items and turns GraphQL `errors` into diagnostics (with data) or a failure (without).
-    func result(from document: JSONValue, response: HTTPTransportResponse) throws -> ContentResult {
+    package func result(from document: JSONValue, response: HTTPTransportResponse) throws -> ContentResult {
         let errors = (document["errors"]?.arrayValue ?? []).map { error -> Diagnostic in
             let message = error["message"]?.stringValue ?? error.jsonText
             let path = error["path"]?.arrayValue?.map { $0.stringValue ?? $0.jsonText }.joined(separator: ".")

@@ -25,6 +25,16 @@ public struct AEMError: ContentFailure, Equatable {
     /// The message, complete with place and remedy.
     public var description: String
 
+    /// Creates a failure.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind.
+    ///   - description: The message, complete with place and remedy.
+    public init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
     /// HTTP statuses exit 5, usage mistakes 2, the rest 5 as well.
     public var category: FailureCategory {
         switch kind {

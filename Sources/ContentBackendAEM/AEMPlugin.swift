@@ -1,16 +1,12 @@
-public import ArgumentParser
-public import ContentCommandLine
 public import ContentCore
 internal import Foundation
 
 /// The `aem` backend plugin: Adobe Experience Manager persisted GraphQL queries.
-public enum AEMPlugin: BackendPlugin, CommandContributing {
+public enum AEMPlugin: BackendPlugin {
     /// `aem`.
     public static let typeName = "aem"
     /// For `content backends --types`.
     public static let summary = "Adobe Experience Manager persisted GraphQL queries"
-    /// `content aem …`.
-    public static let commands: [any ParsableCommand.Type] = [AEMCommand.self]
 
     /// Makes a backend, reading a token file when one is named.
     ///

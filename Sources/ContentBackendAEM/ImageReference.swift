@@ -1,12 +1,12 @@
-internal import ContentJSON
+package import ContentJSON
 
 /// Gives every image reference in an item an absolute `url`, so scripts can fetch it directly.
 ///
 /// An image reference is an object with `_dynamicUrl`, or with `_path` and an `image/` `mimeType`, or
 /// typed `ImageRef`. Its `url` is `_dynamicUrl` on the backend's scheme and host, or `_path` when
 /// `_dynamicUrl` is null (a local SDK has no Dynamic Media).
-enum ImageReference {
-    static func addURLs(_ value: JSONValue, base: String) -> JSONValue {
+package enum ImageReference {
+    package static func addURLs(_ value: JSONValue, base: String) -> JSONValue {
         switch value {
         case .array(let elements):
             return .array(elements.map { addURLs($0, base: base) })

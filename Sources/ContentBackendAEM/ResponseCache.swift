@@ -1,5 +1,5 @@
-internal import ContentCore
-internal import Foundation
+package import ContentCore
+package import Foundation
 internal import Logging
 
 /// Persisted-query responses kept on disk, honouring `Cache-Control: max-age` and revalidated with
@@ -7,10 +7,10 @@ internal import Logging
 ///
 /// Entries live under `$XDG_CACHE_HOME/content/aem/` (default `~/.cache/content/aem/`), one file per
 /// URL and credential, readable by the user only. `no-store` and `private` responses are not kept.
-struct ResponseCache: Sendable {
-    let directory: URL
+package struct ResponseCache: Sendable {
+    package let directory: URL
 
-    struct Entry: Codable {
+    package struct Entry: Codable {
         var etag: String?
         var expires: Double
         var contentType: String?
@@ -18,7 +18,7 @@ struct ResponseCache: Sendable {
     }
 
     /// The cache the environment names, or nil when there is no home to put it in.
-    static func standard(environment: [String: String]) -> ResponseCache? {
+    package static func standard(environment: [String: String]) -> ResponseCache? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return ResponseCache(directory: URL(fileURLWithPath: xdg).appendingPathComponent("content/aem"))
         }
@@ -27,17 +27,17 @@ struct ResponseCache: Sendable {
     }
 
     /// The file for a request: the URL and the credential, so users never see each other's answers.
-    func file(for request: HTTPTransportRequest) -> URL {
+    package func file(for request: HTTPTransportRequest) -> URL {
         let identity = request.url + "\n" + (request.headers["Authorization"] ?? "")
         return directory.appendingPathComponent(StableHash.hex(identity) + ".json")
     }
 
-    func load(_ request: HTTPTransportRequest) -> Entry? {
+    package func load(_ request: HTTPTransportRequest) -> Entry? {
         guard let data = FileManager.default.contents(atPath: file(for: request).path) else { return nil }
         return try? JSONDecoder().decode(Entry.self, from: data)
     }
 
-    func store(_ entry: Entry, for request: HTTPTransportRequest) {
+    package func store(_ entry: Entry, for request: HTTPTransportRequest) {
         guard let data = try? JSONEncoder().encode(entry) else { return }
         let target = file(for: request)
         try? FileManager.default.createDirectory(
@@ -50,7 +50,7 @@ struct ResponseCache: Sendable {
     }
 
     /// Seconds a response may be reused, from `Cache-Control`; nil when it must not be kept.
-    static func lifetime(_ cacheControl: String?) -> Double? {
+    package static func lifetime(_ cacheControl: String?) -> Double? {
         guard let cacheControl else { return nil }
         var maxAge: Double?
         for directive in cacheControl.lowercased().split(separator: ",") {
@@ -67,7 +67,7 @@ struct ResponseCache: Sendable {
 
 extension AEMBackend {
     /// A GET through the cache: fresh entries answer without a request, stale ones are revalidated.
-    func sendCached(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+    package func sendCached(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         guard let cache else { return try await context.transport.send(request) }
         let now = Date().timeIntervalSince1970
         var outgoing = request

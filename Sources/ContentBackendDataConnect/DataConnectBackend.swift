@@ -1,6 +1,7 @@
 public import ContentCore
 public import ContentDataConnect
 public import ContentJSON
+internal import ContentKit
 internal import ContentYAML
 internal import Foundation
 internal import Logging
@@ -16,12 +17,12 @@ public struct DataConnectBackend: ContentBackend {
     public let name: String
     /// The workspace the operations come from.
     public let workspace: DataConnectWorkspace
-    let configuration: DataConnectConfiguration
-    let context: BackendContext
+    package let configuration: DataConnectConfiguration
+    package let context: BackendContext
     /// `https://firebasedataconnect.googleapis.com` or `http://host:port` of an emulator.
-    let baseURL: String
+    package let baseURL: String
     /// The ID token, when one is configured or was fetched.
-    var idToken: String?
+    package var idToken: String?
 
     /// Creates a backend.
     ///
@@ -101,7 +102,7 @@ public struct DataConnectBackend: ContentBackend {
         return connector
     }
 
-    static func suggestion(_ word: String, _ candidates: [String]) -> String {
+    package static func suggestion(_ word: String, _ candidates: [String]) -> String {
         closestMatch(to: word, in: candidates).map { " (did you mean \($0)?)" } ?? ""
     }
 
@@ -137,45 +138,18 @@ public struct DataConnectBackend: ContentBackend {
     public func request(_ operation: ConnectorOperation, in connector: Connector, variables: JSONObject)
         -> HTTPTransportRequest
     {
-        let version = configuration.apiVersion?.rawValue ?? "v1"
-        let resource =
-            "projects/\(configuration.project)/locations/\(location)/services/\(service)/connectors/\(connector.id)"
-        let verb = operation.kind == .query ? "executeQuery" : "executeMutation"
-        var url = "\(baseURL)/\(version)/\(Self.encodePath(resource)):\(verb)"
-        if let key = configuration.auth?.apiKey?.value.nonEmpty {
-            var unreserved = CharacterSet.alphanumerics
-            unreserved.insert(charactersIn: "-._~")
-            url += "?key=" + (key.addingPercentEncoding(withAllowedCharacters: unreserved) ?? key)
-        }
-        var headers: HeaderFields = [
-            "Content-Type": "application/json",
-            "X-Goog-Api-Client": "gl-swift/6 fire/content-\(ContentVersion.current)",
-        ]
-        for (name, value) in (configuration.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            headers[name] = value
-        }
-        if let idToken { headers["X-Firebase-Auth-Token"] = idToken }
-        if let appCheck = configuration.auth?.appCheckToken?.value.nonEmpty {
-            headers["X-Firebase-AppCheck"] = appCheck
-        }
-        let body: JSONValue = .object([
-            "name": .string(resource),
-            "operationName": .string(operation.name),
-            "variables": .object(variables),
-        ])
-        return HTTPTransportRequest(
-            method: .post, url: url, headers: headers, body: Array(body.serialized()),
-            isRetryable: operation.kind == .query)
+        let wire = DataConnectOperation(
+            location: location, service: service, connector: connector.id, name: operation.name,
+            kind: operation.kind == .query ? .query : .mutation)
+        let credentials = DataConnectOperation.Credentials(
+            idToken: idToken, appCheckToken: configuration.auth?.appCheckToken?.value,
+            apiKey: configuration.auth?.apiKey?.value, headers: configuration.headers ?? [:])
+        return wire.request(
+            variables: variables, baseURL: baseURL, project: configuration.project,
+            apiVersion: configuration.apiVersion?.rawValue ?? "v1", credentials: credentials)
     }
 
-    static func encodePath(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: ":?#")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-    }
-
-    /// Reads a response: `data` as the result, `errors` as diagnostics, `{"error": …}` as a failure.
-    func result(of response: HTTPTransportResponse, operation: ConnectorOperation, connector: Connector) throws
+    package func result(of response: HTTPTransportResponse, operation: ConnectorOperation, connector: Connector) throws
         -> ContentResult
     {
         let url = context.redactor.redact(url: response.url)
@@ -237,7 +211,7 @@ public struct DataConnectBackend: ContentBackend {
     }
 
     /// Runs `auth.idTokenCommand` and returns its output, trimmed.
-    static func runTokenCommand(_ command: String) throws -> String {
+    package static func runTokenCommand(_ command: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -265,5 +239,5 @@ public struct DataConnectBackend: ContentBackend {
 
 extension String {
     /// `nil` for an empty string: `${VAR:-}` in the configuration means "not set".
-    var nonEmpty: String? { isEmpty ? nil : self }
+    package var nonEmpty: String? { isEmpty ? nil : self }
 }

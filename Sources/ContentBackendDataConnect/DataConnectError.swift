@@ -21,6 +21,16 @@ public struct DataConnectError: ContentFailure, Equatable {
     /// The message, complete with place and remedy.
     public var description: String
 
+    /// Creates a failure.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind.
+    ///   - description: The message, complete with place and remedy.
+    public init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
     /// Usage mistakes exit 2, configuration 3, statuses 5, failed operations 6, malformed responses 7.
     public var category: FailureCategory {
         switch kind {

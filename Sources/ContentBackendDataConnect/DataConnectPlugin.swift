@@ -1,17 +1,13 @@
-public import ArgumentParser
-public import ContentCommandLine
 public import ContentCore
 internal import ContentDataConnect
 internal import Foundation
 
 /// The `dataconnect` backend plugin: Firebase Data Connect connector operations, by name.
-public enum DataConnectPlugin: BackendPlugin, CommandContributing {
+public enum DataConnectPlugin: BackendPlugin {
     /// `dataconnect`.
     public static let typeName = "dataconnect"
     /// For `content backends --types`.
     public static let summary = "Firebase Data Connect connector queries and mutations, typed from their .gql"
-    /// `content query …` and `content mutate …`.
-    public static let commands: [any ParsableCommand.Type] = [QueryCommand.self, MutateCommand.self]
 
     /// Makes a backend: reads the workspace, picks production or the emulator, and gets an ID token.
     ///
@@ -29,7 +25,7 @@ public enum DataConnectPlugin: BackendPlugin, CommandContributing {
             environment: ProcessInfo.processInfo.environment)
     }
 
-    static func makeDataConnectBackend(
+    package static func makeDataConnectBackend(
         name: String, configuration: DataConnectConfiguration, context: BackendContext,
         environment: [String: String], fetchToken: Bool = true
     ) throws -> DataConnectBackend {

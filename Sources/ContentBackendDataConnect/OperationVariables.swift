@@ -24,7 +24,7 @@ public struct OperationVariables: Sendable {
         self.enums = enums.merging(Self.builtInEnums) { mine, _ in mine }
     }
 
-    static let builtInEnums = ["OrderDirection": ["ASC", "DESC"]]
+    package static let builtInEnums = ["OrderDirection": ["ASC", "DESC"]]
 
     /// Parses `--name value` / `--name=value` flags over a base object (from `--vars`), then applies
     /// declared defaults and checks required variables.
@@ -91,7 +91,7 @@ public struct OperationVariables: Sendable {
     }
 
     /// The variable a flag names: as declared (`--releaseYear`) or in kebab case (`--release-year`).
-    func variable(named flag: String) -> ConnectorOperation.Variable? {
+    package func variable(named flag: String) -> ConnectorOperation.Variable? {
         if let exact = operation.variables.first(where: { $0.name == flag }) { return exact }
         let parts = flag.split(separator: "-")
         guard parts.count > 1 else { return nil }
@@ -104,7 +104,7 @@ public struct OperationVariables: Sendable {
     }
 
     /// The values of one flag as the declared type: lists take every value, others exactly one.
-    func coerce(_ values: [String], as type: TypeReference, name: String) throws -> JSONValue {
+    package func coerce(_ values: [String], as type: TypeReference, name: String) throws -> JSONValue {
         switch type {
         case .nonNull(let inner):
             return try coerce(values, as: inner, name: name)
@@ -124,7 +124,7 @@ public struct OperationVariables: Sendable {
     }
 
     /// A value from `--vars`, checked against the declared type as strictly as a flag would be.
-    func checkJSON(_ value: JSONValue, as type: TypeReference, name: String) throws -> JSONValue {
+    package func checkJSON(_ value: JSONValue, as type: TypeReference, name: String) throws -> JSONValue {
         switch type {
         case .nonNull(let inner):
             guard value != .null else { throw usage("--vars: \(name) is \(type) and cannot be null") }
@@ -156,7 +156,7 @@ public struct OperationVariables: Sendable {
     }
 
     /// One value as a named type.
-    func scalar(_ text: String, typeName: String, name: String) throws -> JSONValue {
+    package func scalar(_ text: String, typeName: String, name: String) throws -> JSONValue {
         func bad(_ expected: String) -> DataConnectError {
             usage("--\(name) takes \(expected), got '\(text)'")
         }
@@ -204,7 +204,7 @@ public struct OperationVariables: Sendable {
     }
 
     /// JSON number text for a parsed Float (`.5` and `5.` become `0.5` and `5.0`).
-    static func jsonNumberText(_ text: String, _ number: Double) -> String {
+    package static func jsonNumberText(_ text: String, _ number: Double) -> String {
         (try? JSONParser().parse(text)).flatMap { value -> String? in
             if case .number(let parsed) = value { return parsed.text }
             return nil
@@ -213,9 +213,9 @@ public struct OperationVariables: Sendable {
 }
 
 /// The wire forms of Data Connect's scalars, checked on the client side.
-enum WireScalars {
+package enum WireScalars {
     /// 32 lowercase hex digits from hex or dashed input.
-    static func uuid(_ text: String) -> String? {
+    package static func uuid(_ text: String) -> String? {
         let digits: String
         if text.count == 36 {
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -229,7 +229,7 @@ enum WireScalars {
     }
 
     /// `YYYY-MM-DD`, a real calendar day.
-    static func isDate(_ text: String) -> Bool {
+    package static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
@@ -240,7 +240,7 @@ enum WireScalars {
     }
 
     /// RFC 3339 date-time with 0 to 9 fractional digits and `Z` or an offset.
-    static func isTimestamp(_ text: String) -> Bool {
+    package static func isTimestamp(_ text: String) -> Bool {
         let pattern =
             #"^\d{4}-\d{2}-\d{2}[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$"#
         guard text.range(of: pattern, options: .regularExpression) != nil else { return false }

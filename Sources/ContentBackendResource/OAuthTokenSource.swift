@@ -1,4 +1,4 @@
-internal import ContentCore
+package import ContentCore
 internal import ContentJSON
 internal import Foundation
 
@@ -7,8 +7,8 @@ internal import Foundation
 /// An actor because one token is shared by every request a backend sends, and a refresh must happen
 /// once however many requests see the 401. Tokens are also kept in `$XDG_CACHE_HOME/content/oauth/`
 /// (mode 0600), so consecutive commands reuse one until it expires.
-actor OAuthTokenSource {
-    struct Settings: Sendable {
+package actor OAuthTokenSource {
+    package struct Settings: Sendable {
         var tokenURL: String
         var clientID: String
         var clientSecret: String
@@ -23,7 +23,7 @@ actor OAuthTokenSource {
     /// How many tokens this source fetched, for `-v`.
     private(set) var fetched = 0
 
-    init(settings: Settings, transport: any HTTPTransport, redactor: Redactor, environment: [String: String]) {
+    package init(settings: Settings, transport: any HTTPTransport, redactor: Redactor, environment: [String: String]) {
         self.settings = settings
         self.transport = transport
         self.redactor = redactor
@@ -39,7 +39,7 @@ actor OAuthTokenSource {
     /// - Parameter stale: A token the server refused; a different one is fetched rather than reused.
     /// - Returns: The access token.
     /// - Throws: ``ResourceError`` of kind `token`, or a transport failure.
-    func accessToken(replacing stale: String? = nil) async throws -> String {
+    package func accessToken(replacing stale: String? = nil) async throws -> String {
         if stale != nil, token?.value == stale { token = nil }
         if let token, token.expires > Date() { return token.value }
         if stale == nil, let cached = readCache(), cached.expires > Date() {

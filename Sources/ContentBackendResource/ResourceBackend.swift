@@ -8,9 +8,9 @@ internal import Logging
 public struct ResourceBackend: ContentBackend {
     /// The backend's name.
     public let name: String
-    let configuration: ResourceConfiguration
-    let context: BackendContext
-    let tokens: OAuthTokenSource?
+    package let configuration: ResourceConfiguration
+    package let context: BackendContext
+    package let tokens: OAuthTokenSource?
 
     /// Creates a backend.
     ///
@@ -160,7 +160,7 @@ public struct ResourceBackend: ContentBackend {
 
     /// Whether the configured credentials go with a request: for paths, and for absolute URLs of the
     /// configured origin.
-    func sendsCredentials(to target: String) -> Bool {
+    package func sendsCredentials(to target: String) -> Bool {
         guard Self.isAbsoluteURL(target) else { return true }
         return Self.origin(target) == Self.origin(configuration.url)
     }
@@ -173,7 +173,7 @@ public struct ResourceBackend: ContentBackend {
         target.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*://"#, options: .regularExpression) != nil
     }
 
-    static func origin(_ url: String) -> String? {
+    package static func origin(_ url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             let host = components.host?.lowercased()
         else { return nil }
@@ -183,7 +183,7 @@ public struct ResourceBackend: ContentBackend {
 
     /// A path resolved against the base URL: `/adapters/X` under `https://host/mfp/api` is
     /// `https://host/mfp/api/adapters/X`; an absolute URL stays as it is.
-    static func resolve(_ target: String, against base: String) -> String {
+    package static func resolve(_ target: String, against base: String) -> String {
         if isAbsoluteURL(target) { return target }
         let trimmedBase = base.hasSuffix("/") ? String(base.dropLast()) : base
         return trimmedBase + (target.hasPrefix("/") ? target : "/" + target)

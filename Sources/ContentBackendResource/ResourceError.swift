@@ -21,6 +21,16 @@ public struct ResourceError: ContentFailure, Equatable {
     /// The message, complete with place and remedy.
     public var description: String
 
+    /// Creates a failure.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind.
+    ///   - description: The message, complete with place and remedy.
+    public init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
     /// Usage 2, configuration 3, statuses and token failures 5, malformed JSON 7.
     public var category: FailureCategory {
         switch kind {

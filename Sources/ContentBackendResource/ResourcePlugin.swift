@@ -1,17 +1,13 @@
-public import ArgumentParser
-public import ContentCommandLine
 public import ContentCore
 internal import Foundation
 
 /// The `resource` backend plugin: REST resource requests to adapters or any URL, as MobileFirst's
 /// `WLResourceRequest` sends them.
-public enum ResourcePlugin: BackendPlugin, CommandContributing {
+public enum ResourcePlugin: BackendPlugin {
     /// `resource`.
     public static let typeName = "resource"
     /// For `content backends --types`.
     public static let summary = "REST resource requests to adapters or URLs, in the style of MobileFirst"
-    /// `content request …`.
-    public static let commands: [any ParsableCommand.Type] = [RequestCommand.self]
 
     /// Makes a backend.
     ///

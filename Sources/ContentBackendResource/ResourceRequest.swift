@@ -70,8 +70,8 @@ public struct ResourceRequest: Sendable {
 }
 
 /// Percent-encoding for URL parts: only RFC 3986 unreserved characters stay as they are.
-enum PercentEncoding {
-    static func encode(_ text: String) -> String {
+package enum PercentEncoding {
+    package static func encode(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {
@@ -87,7 +87,7 @@ enum PercentEncoding {
     }
 
     /// `a=1&b=x%20y`: the form and query encoding.
-    static func pairs(_ pairs: [(name: String, value: String)]) -> String {
+    package static func pairs(_ pairs: [(name: String, value: String)]) -> String {
         pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 }

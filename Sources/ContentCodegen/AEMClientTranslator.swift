@@ -40,14 +40,14 @@ struct AEMClientTranslator {
     func translate(configuration: String, into writer: inout SwiftSourceWriter) throws(GeneratorDiagnostic) {
         let translator = OperationTranslator(
             schema: schema, types: SchemaTypes(schema: schema, scalar: Self.scalar), access: access,
-            backendType: "aem", identifiable: { _ in false })
+            service: .aem(configuration: configuration), identifiable: { _ in false })
         let typeName = SwiftName.words(configuration) + "Queries"
         translator.writeClientType(
             typeName,
             documentation: """
                 The persisted queries of the `\(configuration)` configuration: one method per query.
 
-                Calls go through a ``ContentClient`` to the `aem` backend its `content.yaml` names, as
+                Calls go through a ``ContentClient`` to the AEM instance its configuration names, as
                 `GET /graphql/execute.json/\(configuration)/<query>`.
                 """,
             into: &writer)

@@ -42,14 +42,16 @@ struct DataConnectClientTranslator {
         let tables = workspace.schema
         let translator = OperationTranslator(
             schema: schema, types: SchemaTypes(schema: schema, scalar: Self.scalar), access: access,
-            backendType: "dataconnect", identifiable: { tables.table($0)?.key == ["id"] })
+            service: .dataConnect(
+                location: workspace.location, service: workspace.serviceID, connector: connector.id),
+            identifiable: { tables.table($0)?.key == ["id"] })
         let typeName = SwiftName.words(connector.id) + "Connector"
         translator.writeClientType(
             typeName,
             documentation: """
                 The `\(connector.id)` connector of service `\(workspace.serviceID)`: one method per operation.
 
-                Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
+                Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
                 """,
             into: &writer)
         var documents: [String: Document] = [:]

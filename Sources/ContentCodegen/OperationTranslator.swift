@@ -22,8 +22,8 @@ struct OperationTranslator {
     let schema: GraphQLSchema
     let types: SchemaTypes
     let access: String
-    /// The backend plugin calls go to: `dataconnect` or `aem`.
-    let backendType: String
+    /// The service calls go to, and the static member of the client type that names where its operations live.
+    let service: Service
     /// Whether results of a GraphQL type are `Identifiable` once their `id` is selected.
     let identifiable: (String) -> Bool
 
@@ -62,14 +62,12 @@ struct OperationTranslator {
             body.block(
                 "\(access) func \(methodName)(\(parameters.joined(separator: ", "))) async throws -> \(dataName)"
             ) { function in
-                // `self.`, so variables named `client` or `backend` do not stand in for the properties.
+                // `self.`, so a variable named `client` does not stand in for the property.
                 function.line("try await self.client.data(")
                 function.line("    \(dataName).self,")
-                function.line("    operation: \(SwiftName.literal(operation.path)),")
-                if !variables.isEmpty {
-                    function.line("    variables: \(variablesName)(\(arguments.joined(separator: ", "))),")
-                }
-                function.line("    backendType: \(SwiftName.literal(backendType)), backend: self.backend)")
+                let variablesArgument =
+                    variables.isEmpty ? "" : ",\n    variables: \(variablesName)(\(arguments.joined(separator: ", ")))"
+                function.line("    for: \(service.reference(to: operation))\(variablesArgument))")
             }
             guard !variables.isEmpty else { return }
             body.line()
@@ -94,24 +92,23 @@ struct OperationTranslator {
         }
     }
 
-    /// Writes the client type: a `client`, an optional backend name, and an initializer.
+    /// Writes the client type: a `client`, the static member naming where its operations live, and an initializer.
     func writeClientType(_ typeName: String, documentation: String, into writer: inout SwiftSourceWriter) {
         writer.documentation(documentation)
         writer.block("\(access) struct \(typeName): Sendable") { body in
             body.line("\(access) let client: ContentClient")
-            body.line("\(access) let backend: String?")
+            body.line()
+            body.documentation(service.memberDocumentation)
+            body.line("\(access) static let \(service.memberDeclaration)")
             body.line()
             body.documentation(
                 """
                 A client that calls through `client`.
 
-                - Parameters:
-                  - client: Where calls go.
-                  - backend: The backend's name in `content.yaml`; `nil` when it has only one `\(backendType)` backend.
+                - Parameter client: Where calls go; its configuration says where the service is.
                 """)
-            body.block("\(access) init(client: ContentClient, backend: String? = nil)") { initializer in
+            body.block("\(access) init(client: ContentClient)") { initializer in
                 initializer.line("self.client = client")
-                initializer.line("self.backend = backend")
             }
         }
     }
@@ -149,7 +146,7 @@ struct OperationTranslator {
                 GeneratorDiagnostic(file: operation.file, line: operation.line, column: operation.column, message)
             }
             // Without parameters the method `client()` clashes with the property `client`.
-            if operation.definition.variableDefinitions.isEmpty, ["client", "backend"].contains(operation.name) {
+            if operation.definition.variableDefinitions.isEmpty, operation.name == "client" {
                 throw fail(
                     "operation \(operation.name) would make a method named like the client's property "
                         + "\(operation.name); rename the operation")
@@ -270,5 +267,52 @@ struct OperationTranslator {
             lines.insert(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces), at: 0)
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension OperationTranslator {
+    /// The service a client type calls, and how its operations are named in generated code.
+    enum Service {
+        /// A Data Connect connector: `static let connector = DataConnectConnector(…)`, then
+        /// `Self.connector.query("name")`.
+        case dataConnect(location: String, service: String, connector: String)
+        /// An AEM persisted-query configuration: `static let configuration = "…"`, then
+        /// `AEMPersistedQuery(configuration: Self.configuration, name: "name")`.
+        case aem(configuration: String)
+
+        /// The static member's declaration, after `static let `.
+        var memberDeclaration: String {
+            switch self {
+            case .dataConnect(let location, let service, let connector):
+                return "connector = DataConnectConnector(location: \(SwiftName.literal(location)), "
+                    + "service: \(SwiftName.literal(service)), connector: \(SwiftName.literal(connector)))"
+            case .aem(let configuration):
+                return "configuration = \(SwiftName.literal(configuration))"
+            }
+        }
+
+        /// The static member's documentation.
+        var memberDocumentation: String {
+            switch self {
+            case .dataConnect:
+                return "The connector, as the workspace named it when this client was generated; "
+                    + "`DataConnectSettings` can override the location and service."
+            case .aem:
+                return "The persisted-query configuration the queries belong to."
+            }
+        }
+
+        /// The expression naming one operation.
+        func reference(to operation: Operation) -> String {
+            switch self {
+            case .dataConnect:
+                let verb = operation.kind == "mutation" ? "mutation" : "query"
+                return "Self.connector.\(verb)(\(SwiftName.literal(operation.name)))"
+            case .aem:
+                // The file name is what AEM calls the query: the path's part after the configuration.
+                let name = operation.path.split(separator: "/", maxSplits: 1).last.map(String.init) ?? operation.name
+                return "AEMPersistedQuery(configuration: Self.configuration, name: \(SwiftName.literal(name)))"
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 public import ArgumentParser
 internal import ContentConfig
 public import ContentCore
+internal import ContentOutput
 public import ContentRuntime
 internal import Foundation
 public import Logging

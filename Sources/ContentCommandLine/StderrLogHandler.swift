@@ -1,3 +1,4 @@
+internal import ContentOutput
 public import Logging
 
 /// A log handler that writes bare lines to stderr, as `curl -v` does, with no timestamps or labels.

@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import ContentCore
+internal import ContentOutput
 
 /// Runs a command's body, turning any failure into one message on stderr and its documented exit code.
 ///
@@ -13,6 +14,8 @@ public func reportFailures(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let exit as ExitCode {
         throw exit
+    } catch let reported as ReportedFailure {
+        throw ExitCode(ExitStatus.code(for: reported.category))
     } catch let validation as ValidationError {
         throw validation
     } catch is CancellationError {

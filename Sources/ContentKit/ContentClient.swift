@@ -1,108 +1,201 @@
 public import ContentCore
+internal import ContentHTTP
 internal import ContentJSON
-internal import ContentRuntime
-public import Foundation
+internal import Foundation
 public import Logging
 
-/// Runs operations against the backends a `content.yaml` configures, from Swift: the library face of the
-/// `content` command, and what generated clients call.
+/// Runs Data Connect operations and AEM persisted queries from an app: what generated clients call.
+///
+/// A client owns one HTTP transport for its whole life, so calls reuse connections; call ``shutdown()`` when
+/// done (or use ``withClient(configuration:logger:_:)``), as with AsyncHTTPClient's `HTTPClient`. Operations run
+/// by name, as the generated client names them: no `.gql` or `.graphql` file is read at run time.
 ///
 /// ```swift
-/// let client = try ContentClient()  // content.yaml: --config rules as the CLI (CONTENT_CONFIG, ./, XDG)
-/// let movies = MoviesConnector(client: client)
-/// for movie in try await movies.listMoviesByGenre(genre: "Sci-Fi").movies { print(movie.title) }
+/// let client = ContentClient(configuration: .init(
+///     dataConnect: .init(endpoint: .emulator(host: "127.0.0.1", port: 9399), project: "demo")))
+/// let movies = try await MoviesConnector(client: client).listMoviesByGenre(genre: "Sci-Fi").movies
+/// try await client.shutdown()
 /// ```
-///
-/// Each call makes its backend over a fresh HTTP transport and shuts it down afterwards, so a client is
-/// a plain value that any task may share.
-public struct ContentClient: Sendable {
-    private let session: ContentSession
-    private let logger: Logger
+public final class ContentClient: Sendable {
+    /// What the client was made with.
+    public let configuration: ContentClientConfiguration
+    private let transport: any HTTPTransport
+    private let ownedTransport: AsyncHTTPTransport?
+    private let redactor: Redactor
 
-    /// Reads the configuration the way `content` does.
+    /// Makes a client and the transport it keeps until ``shutdown()``.
     ///
     /// - Parameters:
-    ///   - configFile: A `content.yaml`; `nil` looks in `$CONTENT_CONFIG`, `./content.yaml` and the user
-    ///     config folder, and an absent file means no backends.
-    ///   - environment: What `${VAR}` in the file reads; the process environment by default.
-    ///   - logger: Where request logs go; nothing by default.
-    /// - Throws: A configuration error with the file, line and column.
+    ///   - configuration: Where the services are and how HTTP behaves.
+    ///   - logger: Where each exchange is logged, at `debug`, with credentials masked; nothing by default.
     public init(
-        configFile: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        configuration: ContentClientConfiguration,
         logger: Logger = Logger(label: "content", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) throws {
-        session = try ContentSession.load(
-            configFlag: configFile, environment: environment, registry: BuiltInBackends.registry)
-        self.logger = logger
+    ) {
+        self.configuration = configuration
+        let transport = AsyncHTTPTransport(settings: configuration.http, logger: logger)
+        self.transport = transport
+        ownedTransport = transport
+        redactor = configuration.http.redactor
     }
 
-    /// Runs one request against a configured backend.
+    /// Makes a client over a transport the caller owns and shuts down, such as a test's scripted one.
     ///
     /// - Parameters:
-    ///   - request: The operation and its variables.
-    ///   - backendType: The backend plugin, such as `dataconnect` or `aem`.
-    ///   - backend: The backend's name in the file; `nil` when only one backend has that type.
-    /// - Returns: The backend's result.
-    /// - Throws: Configuration, transport, HTTP and operation failures.
-    public func execute(_ request: ContentRequest, backendType: String, backend: String? = nil) async throws
-        -> ContentResult
+    ///   - configuration: Where the services are; its `http` settings are the transport's business.
+    ///   - transport: Where requests go.
+    public init(configuration: ContentClientConfiguration, transport: any HTTPTransport) {
+        self.configuration = configuration
+        self.transport = transport
+        ownedTransport = nil
+        redactor = configuration.http.redactor
+    }
+
+    /// Runs `body` with a new client and shuts the client down afterwards, whether `body` returns or throws.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where the services are and how HTTP behaves.
+    ///   - logger: Where exchanges are logged.
+    ///   - body: What to do with the client.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, else a failure to shut down.
+    public static func withClient<Result: Sendable>(
+        configuration: ContentClientConfiguration,
+        logger: Logger = Logger(label: "content", factory: { _ in SwiftLogNoOpLogHandler() }),
+        _ body: (ContentClient) async throws -> Result
+    ) async throws -> Result {
+        let client = ContentClient(configuration: configuration, logger: logger)
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body(client))
+        } catch {
+            result = .failure(error)
+        }
+        // A failure of the body says more than a failure to close after it.
+        do {
+            try await client.shutdown()
+        } catch {
+            if case .success = result { throw error }
+        }
+        return try result.get()
+    }
+
+    /// Closes the client's connections; calls afterwards fail.
+    ///
+    /// - Throws: What the HTTP client reports, such as being shut down twice.
+    public func shutdown() async throws {
+        try await ownedTransport?.shutdown()
+    }
+
+    /// Runs a Data Connect operation and decodes its `data`.
+    ///
+    /// - Parameters:
+    ///   - type: The type `data` decodes to.
+    ///   - operation: The operation, as generated.
+    ///   - variables: Its variables; they must encode as a JSON object.
+    /// - Returns: The decoded data.
+    /// - Throws: ``ContentClientError``, or a transport failure.
+    public func data<Data: Decodable>(
+        _ type: Data.Type, for operation: DataConnectOperation, variables: some Encodable = NoVariables()
+    ) async throws -> Data {
+        guard let settings = configuration.dataConnect else {
+            throw ContentClientError.notConfigured(service: "Data Connect", operation: operation.name)
+        }
+        var located = operation
+        located.location = settings.location ?? operation.location
+        located.service = settings.service ?? operation.service
+        let credentials = DataConnectOperation.Credentials(
+            idToken: try await settings.idToken?(), appCheckToken: try await settings.appCheckToken?(),
+            apiKey: settings.apiKey, headers: settings.headers)
+        let request = located.request(
+            variables: try ContentVariables.object(variables), baseURL: settings.endpoint.baseURL,
+            project: settings.project, apiVersion: settings.apiVersion, credentials: credentials)
+        return try decode(type, from: try await transport.send(request), operation: operation.name)
+    }
+
+    /// Runs an AEM persisted query by GET, as Adobe's clients do, and decodes its `data`.
+    ///
+    /// - Parameters:
+    ///   - type: The type `data` decodes to.
+    ///   - query: The persisted query, as generated.
+    ///   - variables: Its variables; they must encode as a JSON object.
+    /// - Returns: The decoded data.
+    /// - Throws: ``ContentClientError``, ``PersistedQueryURL/UnencodableVariable``, or a transport failure.
+    public func data<Data: Decodable>(
+        _ type: Data.Type, for query: AEMPersistedQuery, variables: some Encodable = NoVariables()
+    ) async throws -> Data {
+        guard let settings = configuration.aem else {
+            throw ContentClientError.notConfigured(service: "AEM", operation: query.path)
+        }
+        let url = try PersistedQueryURL.make(
+            base: settings.url, configuration: query.configuration, name: query.name,
+            variables: try ContentVariables.object(variables))
+        var headers: HeaderFields = ["Accept": "application/json"]
+        for (name, value) in settings.headers.sorted(by: { $0.key < $1.key }) { headers[name] = value }
+        switch settings.authentication {
+        case .none:
+            break
+        case .basic(let username, let password):
+            headers["Authorization"] = "Basic " + Foundation.Data("\(username):\(password)".utf8).base64EncodedString()
+        case .bearer(let token):
+            if let token = try await token(), !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
+        }
+        let response = try await transport.send(HTTPTransportRequest(method: .get, url: url, headers: headers))
+        return try decode(type, from: response, operation: query.path)
+    }
+
+    /// Reads a GraphQL response: an error status, `errors`, or `data` decoded into `type`.
+    private func decode<Data: Decodable>(_ type: Data.Type, from response: HTTPTransportResponse, operation: String)
+        throws -> Data
     {
-        let configured = try session.selectBackend(named: backend, type: backendType)
-        return try await session.withBackend(configured, logger: logger) { made in
-            let result = try await made.execute(request)
-            // Streamed items need the transport, which closes when this returns: collect them first.
-            guard case .items(let stream) = result.body else { return result }
-            var items: [JSONValue] = []
-            for try await item in stream { items.append(item) }
-            return ContentResult(body: .document(.array(items)), metadata: result.metadata)
+        let url = redactor.redact(url: response.url)
+        let parsed = try? JSONParser().parse(response.body)
+        guard response.isSuccess else {
+            // Data Connect says why in `{"error": {"message", "status"}}`; AEM in its body's first line.
+            let message =
+                parsed?["error"]?["message"]?.stringValue
+                ?? String(decoding: response.body.prefix(200), as: UTF8.self).split(separator: "\n").first.map(
+                    String.init) ?? ""
+            throw ContentClientError.httpStatus(
+                operation: operation, status: response.status, url: url, message: redactor.redact(message))
         }
-    }
-
-    /// Runs a GraphQL operation with `Encodable` variables and decodes its `data` member: what generated
-    /// clients call.
-    ///
-    /// - Parameters:
-    ///   - type: The type `data` decodes to.
-    ///   - operation: The operation, as the backend names it (`connector/operation` for Data Connect).
-    ///   - variables: The variables; they must encode as a JSON object.
-    ///   - backendType: The backend plugin.
-    ///   - backend: The backend's name, or `nil` for the only one of its type.
-    /// - Returns: The decoded data.
-    /// - Throws: As ``data(_:for:backendType:backend:)``, and `EncodingError` for variables that do not encode.
-    public func data<Data: Decodable>(
-        _ type: Data.Type, operation: String, variables: some Encodable = NoVariables(), backendType: String,
-        backend: String? = nil
-    ) async throws -> Data {
-        let request = ContentRequest(operation: operation, variables: try ContentVariables.object(variables))
-        return try await data(type, for: request, backendType: backendType, backend: backend)
-    }
-
-    /// Runs a GraphQL operation and decodes its `data` member.
-    ///
-    /// - Parameters:
-    ///   - type: The type `data` decodes to.
-    ///   - request: The operation and its variables.
-    ///   - backendType: The backend plugin.
-    ///   - backend: The backend's name, or `nil` for the only one of its type.
-    /// - Returns: The decoded data.
-    /// - Throws: ``ContentClientError`` when the response carries GraphQL errors or `data` does not decode,
-    ///   or any failure of ``execute(_:backendType:backend:)``.
-    public func data<Data: Decodable>(
-        _ type: Data.Type, for request: ContentRequest, backendType: String, backend: String? = nil
-    ) async throws -> Data {
-        let result = try await execute(request, backendType: backendType, backend: backend)
-        let errors = result.metadata.diagnostics.filter { $0.severity == .error }
-        if !errors.isEmpty { throw ContentClientError.graphQL(operation: request.operation, errors) }
-        guard case .document(let document) = result.body, let data = document["data"], data != .null else {
-            throw ContentClientError.noData(operation: request.operation)
+        guard case .object(let body)? = parsed else {
+            throw ContentClientError.malformedResponse(operation: operation, url: url)
         }
+        let errors = (body["errors"]?.arrayValue ?? []).map { error -> Diagnostic in
+            let path = error["path"]?.arrayValue?.map { $0.stringValue ?? $0.jsonText }.joined(separator: ".")
+            let message = redactor.redact(error["message"]?.stringValue ?? error.jsonText)
+            return Diagnostic(.error, path.map { "\($0): \(message)" } ?? message)
+        }
+        if !errors.isEmpty { throw ContentClientError.graphQL(operation: operation, errors) }
+        guard let data = body["data"], data != .null else { throw ContentClientError.noData(operation: operation) }
         do {
             return try JSONModelDecoder().decode(type, from: data.serialized())
         } catch {
-            throw ContentClientError.undecodable(operation: request.operation, String(describing: error))
+            throw ContentClientError.undecodable(operation: operation, String(describing: error))
         }
     }
+}
+
+/// One persisted query of an AEM configuration: what a generated client calls.
+public struct AEMPersistedQuery: Sendable, Hashable {
+    /// The persisted-query configuration, such as `wknd-shared`.
+    public var configuration: String
+    /// The query's name.
+    public var name: String
+
+    /// Names a persisted query.
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - name: The query's name.
+    public init(configuration: String, name: String) {
+        self.configuration = configuration
+        self.name = name
+    }
+
+    /// `configuration/name`.
+    public var path: String { "\(configuration)/\(name)" }
 }
 
 /// The variables of an operation that declares none: an empty object.
@@ -118,8 +211,14 @@ public struct NoVariables: Encodable, Sendable {
     private enum NoKeys: CodingKey {}
 }
 
-/// Why a typed call failed after the backend answered.
+/// Why a call failed after the request was made.
 public enum ContentClientError: ContentFailure, Equatable {
+    /// The configuration has no settings for the service the operation belongs to.
+    case notConfigured(service: String, operation: String)
+    /// The service answered with an error status.
+    case httpStatus(operation: String, status: Int, url: String, message: String)
+    /// The body is not a JSON object.
+    case malformedResponse(operation: String, url: String)
     /// The response carried GraphQL errors.
     case graphQL(operation: String, [Diagnostic])
     /// The response had no `data`.
@@ -127,12 +226,24 @@ public enum ContentClientError: ContentFailure, Equatable {
     /// `data` did not match the generated types: the schema changed since the client was generated.
     case undecodable(operation: String, String)
 
-    /// Operation failures, like the CLI's exit status 6.
-    public var category: FailureCategory { .operationFailed }
+    /// The category, as the CLI's exit codes count them.
+    public var category: FailureCategory {
+        switch self {
+        case .notConfigured: return .configuration
+        case .httpStatus: return .httpStatus
+        case .malformedResponse, .graphQL, .noData, .undecodable: return .operationFailed
+        }
+    }
 
     /// What failed and what to do.
     public var description: String {
         switch self {
+        case .notConfigured(let service, let operation):
+            return "\(operation): the client has no \(service) settings; set them in ContentClientConfiguration"
+        case .httpStatus(let operation, let status, let url, let message):
+            return "\(operation): HTTP \(status) from \(url)\(message.isEmpty ? "" : ": \(message)")"
+        case .malformedResponse(let operation, let url):
+            return "\(operation): \(url) did not answer a JSON object"
         case .graphQL(let operation, let errors):
             return "\(operation) failed:\n"
                 + errors.map { "  \($0.location.map { "\($0): " } ?? "")\($0.message)" }.joined(separator: "\n")

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ContentCommandLine
+import ContentOutput
 import ContentCore
-import ContentKit
+import ContentRuntime
 import Foundation
 
 /// The root command, `content`.
@@ -24,9 +25,9 @@ struct ContentCommand: AsyncParsableCommand {
             + contributedCommands
     )
 
-    /// The commands of every built-in plugin that contributes some.
+    /// The commands of every built-in command set.
     private static var contributedCommands: [any ParsableCommand.Type] {
-        BuiltInBackends.registry.entries.flatMap { ($0.plugin as? any CommandContributing.Type)?.commands ?? [] }
+        BuiltInCommands.plugins.flatMap { plugin in plugin.commands }
     }
 
     static func main() async {
@@ -41,9 +42,8 @@ struct ContentCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") || arguments.contains("-h") {
             // An operation's own flags come from its .gql, which the static command tree cannot know.
-            for entry in BuiltInBackends.registry.entries {
-                guard let contributing = entry.plugin as? any CommandContributing.Type else { continue }
-                if let help = await contributing.dynamicHelp(for: arguments) {
+            for plugin in BuiltInCommands.plugins {
+                if let help = await plugin.dynamicHelp(for: arguments) {
                     print(help)
                     Foundation.exit(0)
                 }

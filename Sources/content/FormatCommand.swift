@@ -1,9 +1,8 @@
 import ArgumentParser
 import ContentCommandLine
 import ContentConfig
-import ContentKit
-import ContentOutput
 import ContentRuntime
+import ContentOutput
 
 /// `content format [FILE|-]`: renders saved JSON or NDJSON with the same options as every query.
 struct FormatCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContentCommandLine
+import ContentOutput
 import ContentEmulator
 import Foundation
 import Logging

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ContentBackendDataConnect
+@testable import ContentDataConnectCommands
 
 /// The example workspace of the repository, `examples/dataconnect`: service `content-sample` in `us-central1`,
 /// connector `movies`.
@@ -545,7 +546,7 @@ struct DataConnectBackendTests {
         let workspace = try Example.workspace()
         let connector = try #require(workspace.connector("movies"))
         let listMovies = try #require(connector.operation("listMovies"))
-        let help = DataConnectPlugin.help(for: listMovies, connector: connector, verb: "query", enums: [:])
+        let help = DataConnectCommandPlugin.help(for: listMovies, connector: connector, verb: "query", enums: [:])
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(
             Array(lines.prefix(9)) == [
@@ -563,7 +564,7 @@ struct DataConnectBackendTests {
         #expect(lines.last?.hasPrefix("Declared at \(listMovies.position).") == true)
 
         let createMovie = try #require(connector.operation("createMovie"))
-        let refused = DataConnectPlugin.help(for: createMovie, connector: connector, verb: "query", enums: [:])
+        let refused = DataConnectCommandPlugin.help(for: createMovie, connector: connector, verb: "query", enums: [:])
         #expect(
             refused.contains(
                 "USAGE: content mutate movies createMovie --title <String> --releaseYear <Int> --genre <String> "

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import ContentBackendResource
+@testable import ContentResourceCommands
 
 /// Configurations, answers and a token endpoint for a `resource` backend under test.
 private enum Fixture {

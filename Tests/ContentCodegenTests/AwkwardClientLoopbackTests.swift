@@ -8,7 +8,7 @@ import Testing
 struct AwkwardClientLoopbackTests {
     private static func withAwkward(_ body: @Sendable (AwkwardConnector) async throws -> Void) async throws {
         let workspace = GoldenWorkspaces.fixtures.appendingPathComponent("awkward-dataconnect")
-        try await LoopbackContentClient.withDataConnect(workspace: workspace, project: "awkward", name: "awkward") {
+        try await LoopbackContentClient.withDataConnect(workspace: workspace, project: "awkward") {
             let connector = AwkwardConnector(client: $0)
             _ = try await connector.addMovie(
                 data: .init(title: "Alpha", rating: .pg13_, container: "box", encoder: "utf8", description: "kept"))

@@ -1,4 +1,3 @@
-import ContentEmulator
 import ContentKit
 import Foundation
 import Testing
@@ -8,16 +7,7 @@ import Testing
 struct GeneratedAEMClientLoopbackTests {
     private static func withWKND(_ body: @Sendable (WkndSharedQueries) async throws -> Void) async throws {
         let examples = GoldenWorkspaces.repository.appendingPathComponent("examples")
-        try await EmulatorServer.withInProcessAEM(workspace: examples) { baseURL in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "content-kit-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let config = folder.appendingPathComponent("content.yaml")
-            try "backends:\n  wknd:\n    type: aem\n    url: \(baseURL)\n".write(
-                to: config, atomically: true, encoding: .utf8)
-            try await body(WkndSharedQueries(client: try ContentClient(configFile: config.path, environment: [:])))
-        }
+        try await LoopbackContentClient.withAEM(workspace: examples) { try await body(WkndSharedQueries(client: $0)) }
     }
 
     @Test func everyAdventureComesBackWithItsImage() async throws {

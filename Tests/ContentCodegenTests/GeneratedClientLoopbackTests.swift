@@ -8,8 +8,7 @@ import Testing
 struct GeneratedClientLoopbackTests {
     private static func withMovies(_ body: @Sendable (MoviesConnector) async throws -> Void) async throws {
         let workspace = GoldenWorkspaces.repository.appendingPathComponent("examples/dataconnect")
-        try await LoopbackContentClient.withDataConnect(workspace: workspace, project: "content-sample", name: "movies")
-        {
+        try await LoopbackContentClient.withDataConnect(workspace: workspace, project: "content-sample") {
             try await body(MoviesConnector(client: $0))
         }
     }

@@ -1,9 +1,9 @@
 import ContentConfig
 import ContentCore
 import ContentJSON
-import ContentKit
 import ContentRuntime
 import ContentYAML
+import ContentTesting
 import Testing
 
 // MARK: - Test plugins

@@ -2,6 +2,7 @@ import ContentConfig
 import ContentCore
 import ContentYAML
 import Foundation
+import ContentTesting
 import Testing
 
 // Expected positions are 1-based `line:column`, counted by hand: in `    type: ~` the value starts at column 11.

@@ -37,22 +37,18 @@ struct ExampleAppsEndToEndTests {
         return scratch.appendingPathComponent("debug/\(product)")
     }
 
-    /// A `content.yaml` naming both emulators of a running `content serve`.
-    private static func configuration(_ services: [String: String], in scratch: Scratch) throws -> URL {
-        let dataConnect = try #require(services["dataconnect"]).replacingOccurrences(of: "http://", with: "")
-        let workspace = ContentProcess.repository.appendingPathComponent("examples/dataconnect").path
-        return try scratch.write(
-            """
-            backends:
-              movies:
-                type: dataconnect
-                workspace: \(workspace)
-                project: content-sample
-                emulator: \(dataConnect)
-              wknd:
-                type: aem
-                url: \(try #require(services["aem"]))
-            """, to: "content.yaml")
+    /// The modules an app must never link: the command line, the output layer, YAML, GraphQL, the server and the
+    /// database. Each is a folder of object files in the build, so the app's link list names any it pulls in.
+    private static let forbiddenModules = [
+        "ArgumentParser", "ContentCommandLine", "ContentOutput", "ContentYAML", "ContentConfig", "ContentRuntime",
+        "GraphQL", "Hummingbird", "GRDB", "ContentEmulator", "ContentDataConnect", "ContentAEM",
+        "ContentBackendAEM", "ContentBackendDataConnect", "ContentBackendResource",
+    ]
+
+    /// The object files and libraries the linker was given for `product`, one per line.
+    private static func linkInputs(of product: String) throws -> [String] {
+        let list = scratch.appendingPathComponent("debug/\(product).product/Objects.LinkFileList")
+        return try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
     @Test func bothExamplesBuildWithTheirGeneratedClientsAndRunAgainstContentServe() throws {
@@ -60,30 +56,41 @@ struct ExampleAppsEndToEndTests {
         let wknd = try Self.build("wknd-app", product: "WKNDApp")
         let scratch = try Scratch()
         defer { scratch.remove() }
+        // What an app links: ContentKit and its transport, nothing of the command line, YAML, GraphQL or the server.
+        for product in ["MoviesApp", "WKNDApp"] {
+            let inputs = try Self.linkInputs(of: product)
+            #expect(inputs.contains { $0.contains("/ContentKit.build/") }, "\(product) does not link ContentKit")
+            for module in Self.forbiddenModules {
+                let linked = inputs.filter { $0.contains("/\(module).build/") }
+                #expect(linked.isEmpty, "\(product) links \(module): \(linked.prefix(3))")
+            }
+            // libyaml comes in through pkg-config, not as an object file: look for its symbols in the binary.
+            let binary = try Data(contentsOf: Self.scratch.appendingPathComponent("debug/\(product)"))
+            #expect(binary.range(of: Data("yaml_parser_initialize".utf8)) == nil, "\(product) links libyaml")
+        }
         try ContentProcess.withServices { services in
-            let config = try Self.configuration(services, in: scratch).path
+            let emulator = try #require(services["dataconnect"]).replacingOccurrences(of: "http://", with: "")
+            let aem = try #require(services["aem"])
 
-            let sciFi = try ContentProcess.launch(movies, ["--config", config], in: scratch.url)
+            let sciFi = try ContentProcess.launch(movies, ["--emulator", emulator], in: scratch.url)
             #expect(sciFi.status == 0, "\(sciFi.stderr)")
             let movieTitles = sciFi.stdout.split(separator: "\n").map {
                 $0.split(separator: "\t").first.map(String.init)
             }
             #expect(movieTitles == ["Orbit of Glass", "Signal Drift", "Second Sun"])
 
-            let drama = try ContentProcess.launch(movies, ["--config", config, "Drama"], in: scratch.url)
+            let drama = try ContentProcess.launch(movies, ["--emulator", emulator, "Drama"], in: scratch.url)
             #expect(drama.stdout.hasPrefix("The Long Quiet\t2021\t7.9\n"))
 
-            let surfing = try ContentProcess.launch(wknd, ["--config", config, "Surfing"], in: scratch.url)
+            let surfing = try ContentProcess.launch(wknd, ["--aem", aem, "Surfing"], in: scratch.url)
             #expect(surfing.status == 0, "\(surfing.stderr)")
             #expect(surfing.stdout == "Bali Surf Camp\tSurfing\t5000.0\nSurf Camp in Costa Rica\tSurfing\t3400.0\n")
 
-            let all = try ContentProcess.launch(wknd, ["--config", config], in: scratch.url)
+            let all = try ContentProcess.launch(wknd, ["--aem", aem], in: scratch.url)
             #expect(all.stdout.split(separator: "\n").count == 16)
 
             // No emulator behind the configured port: a clear error on stderr and exit 1, nothing on stdout.
-            let missing = try scratch.write(
-                "backends:\n  wknd:\n    type: aem\n    url: http://127.0.0.1:9\n", to: "down.yaml")
-            let down = try ContentProcess.launch(wknd, ["--config", missing.path], in: scratch.url)
+            let down = try ContentProcess.launch(wknd, ["--aem", "http://127.0.0.1:9"], in: scratch.url)
             #expect(down.status == 1)
             #expect(down.stdout.isEmpty)
             #expect(down.stderr.hasPrefix("wknd-app: "))

@@ -5,25 +5,32 @@ import Foundation
 /// which runs AEM's persisted queries `wknd-shared/adventures-all` and `wknd-shared/adventures-by-activity`.
 ///
 ///     content serve --workspace examples &
-///     swift run --package-path examples/wknd-app WKNDApp --config examples/content.yaml Surfing
+///     swift run --package-path examples/wknd-app WKNDApp --aem http://127.0.0.1:4503 Surfing
+///
+/// The client is configured in code: the instance comes from `--aem`, else the local publish tier
+/// `content serve` starts.
 @main
 struct WKNDApp {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        var configFile: String?
-        if let flag = arguments.firstIndex(of: "--config"), flag + 1 < arguments.count {
-            configFile = arguments[flag + 1]
+        var url = "http://127.0.0.1:4503"
+        if let flag = arguments.firstIndex(of: "--aem"), flag + 1 < arguments.count {
+            url = arguments[flag + 1]
             arguments.removeSubrange(flag...(flag + 1))
         }
+        let activity = arguments.first
         do {
-            let wknd = WkndSharedQueries(client: try ContentClient(configFile: configFile))
-            if let activity = arguments.first {
-                for adventure in try await wknd.adventuresByActivity(activity: activity).adventureList.items {
-                    printRow(adventure.title, adventure.activity, adventure.price)
-                }
-            } else {
-                for adventure in try await wknd.adventuresAll().adventureList.items {
-                    printRow(adventure.title, adventure.activity, adventure.price)
+            try await ContentClient.withClient(configuration: ContentClientConfiguration(aem: AEMSettings(url: url))) {
+                client in
+                let wknd = WkndSharedQueries(client: client)
+                if let activity {
+                    for adventure in try await wknd.adventuresByActivity(activity: activity).adventureList.items {
+                        printRow(adventure.title, adventure.activity, adventure.price)
+                    }
+                } else {
+                    for adventure in try await wknd.adventuresAll().adventureList.items {
+                        printRow(adventure.title, adventure.activity, adventure.price)
+                    }
                 }
             }
         } catch {

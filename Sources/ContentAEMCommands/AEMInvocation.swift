@@ -1,3 +1,4 @@
+internal import ContentBackendAEM
 internal import ArgumentParser
 internal import ContentCommandLine
 internal import ContentConfig

@@ -1,3 +1,4 @@
+internal import ContentBackendResource
 internal import ArgumentParser
 internal import ContentCommandLine
 internal import ContentCore

@@ -1,3 +1,4 @@
+internal import ContentBackendAEM
 internal import ArgumentParser
 internal import ContentCommandLine
 internal import ContentConfig
@@ -130,22 +131,6 @@ struct AEMOptions: ParsableArguments, Sendable {
             }
         }
         return typed
-    }
-
-    /// The variable types a query declares: `$limit: Int` → `limit: Int`, lists by their element type.
-    static func declaredTypes(in query: String) -> [String: String] {
-        var types: [String: String] = [:]
-        var rest = Substring(query)
-        while let dollar = rest.firstIndex(of: "$") {
-            rest = rest[rest.index(after: dollar)...]
-            let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            var after = rest.dropFirst(name.count).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
-            guard !name.isEmpty, after.first == ":" else { continue }
-            after = after.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "[" }
-            let type = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            if !type.isEmpty, types[String(name)] == nil { types[String(name)] = String(type) }
-        }
-        return types
     }
 
     /// Numbers, booleans, null and JSON objects or arrays are typed; anything else is a string.

@@ -1,3 +1,4 @@
+internal import ContentBackendDataConnect
 internal import ArgumentParser
 internal import ContentCommandLine
 internal import ContentConfig

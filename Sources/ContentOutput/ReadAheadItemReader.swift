@@ -1,5 +1,4 @@
 internal import ContentJSON
-internal import ContentOutput
 internal import Foundation
 
 /// Reads items on a thread of its own while the caller renders the ones before them, so turning a large file

@@ -1,3 +1,4 @@
+public import ContentCore
 public import ContentJSON
 
 /// Builds `…/graphql/execute.json/{config}/{name}` URLs the way Adobe's JS client does.
@@ -15,8 +16,10 @@ public enum PersistedQueryURL {
     ///   - name: The query's name.
     ///   - variables: The variables, in order.
     /// - Returns: The URL.
-    /// - Throws: ``AEMError`` for a value holding `;` or `=`.
-    public static func make(base: String, configuration: String, name: String, variables: JSONObject) throws(AEMError)
+    /// - Throws: ``UnencodableVariable`` for a name or value holding `;` or `=`.
+    public static func make(
+        base: String, configuration: String, name: String, variables: JSONObject
+    ) throws(UnencodableVariable)
         -> String
     {
         let path = "\(base)/graphql/execute.json/\(encodeSegment(configuration))/\(encodeSegment(name))"
@@ -26,11 +29,7 @@ public enum PersistedQueryURL {
             let text: String
             if case .string(let string) = member.value { text = string } else { text = member.value.jsonText }
             if text.contains(";") || text.contains("=") || member.key.contains(";") || member.key.contains("=") {
-                throw AEMError(
-                    kind: .unencodableVariable,
-                    description: "the value of \(member.key) holds ';' or '=', which AEM cannot tell from a separator "
-                        + "in a GET URL; send it with --post instead"
-                )
+                throw UnencodableVariable(name: member.key)
             }
             joined += ";\(member.key)=\(text)"
         }
@@ -58,5 +57,19 @@ public enum PersistedQueryURL {
 
     private static func encodeSegment(_ segment: String) -> String {
         encodeURIComponent(segment)
+    }
+
+    /// A variable a GET URL cannot carry: its name or value holds `;` or `=`.
+    public struct UnencodableVariable: ContentFailure, Equatable {
+        /// The variable's name.
+        public let name: String
+
+        /// A usage mistake: the same query can be sent with POST.
+        public var category: FailureCategory { .usage }
+
+        /// What failed.
+        public var description: String {
+            "the value of \(name) holds ';' or '=', which AEM cannot tell from a separator in a GET URL"
+        }
     }
 }

@@ -1,19 +1,22 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory under the system's temporary directory, for tests that need real files.
 ///
 /// Call ``remove()`` when done, typically with `defer`.
-struct TemporaryDirectory {
+public struct TemporaryDirectory: Sendable {
     /// The directory's absolute path.
-    let root: String
+    public let root: String
 
-    init() throws {
+    /// Makes the directory.
+    ///
+    /// - Throws: When it cannot be made.
+    public init() throws {
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("content-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
     /// The absolute path of `relative` inside the directory.
-    func path(_ relative: String) -> String {
+    public func path(_ relative: String) -> String {
         (root as NSString).appendingPathComponent(relative)
     }
 
@@ -21,7 +24,7 @@ struct TemporaryDirectory {
     ///
     /// - Returns: The file's absolute path.
     @discardableResult
-    func write(_ text: String, to relative: String, permissions: Int = 0o600) throws -> String {
+    public func write(_ text: String, to relative: String, permissions: Int = 0o600) throws -> String {
         try write(Array(text.utf8), to: relative, permissions: permissions)
     }
 
@@ -29,7 +32,7 @@ struct TemporaryDirectory {
     ///
     /// - Returns: The file's absolute path.
     @discardableResult
-    func write(_ bytes: [UInt8], to relative: String, permissions: Int = 0o600) throws -> String {
+    public func write(_ bytes: [UInt8], to relative: String, permissions: Int = 0o600) throws -> String {
         let file = path(relative)
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent,
@@ -44,14 +47,14 @@ struct TemporaryDirectory {
     ///
     /// - Returns: Its absolute path.
     @discardableResult
-    func makeDirectory(_ relative: String) throws -> String {
+    public func makeDirectory(_ relative: String) throws -> String {
         let directory = path(relative)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         return directory
     }
 
     /// Deletes the directory and everything in it.
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(atPath: root)
     }
 }

@@ -1,3 +1,4 @@
+internal import ContentBackendDataConnect
 internal import ContentCommandLine
 internal import ContentConfig
 internal import ContentCore
@@ -6,7 +7,7 @@ internal import ContentJSON
 internal import ContentRuntime
 internal import Foundation
 
-extension DataConnectPlugin {
+extension DataConnectCommandPlugin {
     /// `content query CONNECTOR OPERATION --help`: the operation's variables as flags.
     ///
     /// - Parameter arguments: The command line, without the executable.
@@ -46,14 +47,14 @@ extension DataConnectPlugin {
     {
         let session = try ContentSession.load(
             configFlag: config, environment: environment, registry: DataConnectInvocation.registry)
-        let hasBackend = session.configuration.backends.contains { $0.typeName == typeName }
+        let hasBackend = session.configuration.backends.contains { $0.typeName == DataConnectPlugin.typeName }
         if session.configuration.location == nil, !hasBackend, backend == nil {
             guard let sample = EmbeddedSample.dataConnectWorkspace else { return nil }
             return try DataConnectWorkspace.load(from: URL(fileURLWithPath: sample))
         }
-        let configured = try session.selectBackend(named: backend, type: typeName)
+        let configured = try session.selectBackend(named: backend, type: DataConnectPlugin.typeName)
         let configuration = try configured.section.decode(DataConnectConfiguration.self)
-        let made = try makeDataConnectBackend(
+        let made = try DataConnectPlugin.makeDataConnectBackend(
             name: configured.name, configuration: configuration,
             context: BackendContext(transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory),
             environment: environment, fetchToken: false)

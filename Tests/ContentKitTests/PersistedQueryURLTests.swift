@@ -2,7 +2,7 @@ import ContentJSON
 import Foundation
 import Testing
 
-@testable import ContentBackendAEM
+@testable import ContentKit
 
 struct PersistedQueryURLTests {
     @Test func matchesTheJSClientOnTheCorpusVectors() throws {
@@ -61,7 +61,7 @@ struct PersistedQueryURLTests {
 
     @Test func refusesSeparatorsInsideValues() {
         for value in ["a;b", "a=b"] {
-            #expect(throws: AEMError.self) {
+            #expect(throws: PersistedQueryURL.UnencodableVariable.self) {
                 try PersistedQueryURL.make(
                     base: "http://h", configuration: "c", name: "q", variables: ["v": .string(value)])
             }
@@ -73,19 +73,4 @@ struct PersistedQueryURLTests {
         #expect(url == "http://h/graphql/execute.json/c/q")
     }
 
-    @Test func declaredTypesAreReadFromTheQueryText() {
-        let query = "query Q($slug: String!, $limit: Int = 5, $price:Float!, $tags: [String], $on: Boolean) { a }"
-        #expect(
-            AEMOptions.declaredTypes(in: query)
-                == ["slug": "String", "limit": "Int", "price": "Float", "tags": "String", "on": "Boolean"]
-        )
-    }
-
-    @Test func paramValuesAreTypedUnlessForcedToText() {
-        #expect(AEMOptions.infer("5") == .number(JSONNumber(5)))
-        #expect(AEMOptions.infer("true") == .bool(true))
-        #expect(AEMOptions.infer("bali-surf-camp") == .string("bali-surf-camp"))
-        #expect(AEMOptions.infer("5 days") == .string("5 days"))
-        #expect(AEMOptions.infer("{\"a\":1}") == .object(["a": .number(JSONNumber(1))]))
-    }
 }

@@ -1,10 +1,9 @@
 import ContentCore
 import ContentJSON
-import ContentOutput
 import Synchronization
 import Testing
 
-@testable import ContentCommandLine
+@testable import ContentOutput
 
 /// Bytes in memory that count how many have been read, from any thread.
 private struct CountingInput: JSONByteInput {

@@ -2,7 +2,7 @@ import ContentJSON
 import Foundation
 import Testing
 
-@testable import ContentCommandLine
+@testable import ContentOutput
 
 /// Reading a file ahead on another thread must hand over exactly the file's bytes, in order, whatever the read
 /// sizes, and must read the same items, and place errors at the same line, as reading it directly.

@@ -1,5 +1,4 @@
 internal import ContentJSON
-internal import ContentOutput
 internal import Foundation
 
 #if canImport(Glibc)

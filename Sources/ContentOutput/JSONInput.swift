@@ -1,6 +1,6 @@
 public import ContentCore
 internal import ContentJSON
-public import ContentOutput
+
 internal import Foundation
 
 #if canImport(Glibc)
