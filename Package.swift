@@ -188,12 +188,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The built-in sample workspace, embedded at build time from examples/ so a copied binary keeps its samples.
+        .executableTarget(name: "content-embed-samples"),
+        .plugin(name: "ContentSampleEmbedder", capability: .buildTool(), dependencies: ["content-embed-samples"]),
+        .target(name: "ContentSamples", plugins: ["ContentSampleEmbedder"]),
         // The `content` executable: parses arguments and hands off.
         .executableTarget(
             name: "content",
             dependencies: [
                 "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
                 "ContentEmulator", "ContentAEMCommands", "ContentDataConnectCommands", "ContentResourceCommands",
+                "ContentSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

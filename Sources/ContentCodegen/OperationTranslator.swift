@@ -65,9 +65,12 @@ struct OperationTranslator {
                 // `self.`, so a variable named `client` does not stand in for the property.
                 function.line("try await self.client.data(")
                 function.line("    \(dataName).self,")
-                let variablesArgument =
-                    variables.isEmpty ? "" : ",\n    variables: \(variablesName)(\(arguments.joined(separator: ", ")))"
-                function.line("    for: \(service.reference(to: operation))\(variablesArgument))")
+                if variables.isEmpty {
+                    function.line("    for: \(service.reference(to: operation)))")
+                } else {
+                    function.line("    for: \(service.reference(to: operation)),")
+                    function.line("    variables: \(variablesName)(\(arguments.joined(separator: ", "))))")
+                }
             }
             guard !variables.isEmpty else { return }
             body.line()

@@ -56,10 +56,12 @@ struct GeneratedClientLoopbackTests {
         }
     }
 
-    @Test func aBackendTheConfigurationLacksIsAClearError() async throws {
-        try await Self.withMovies { movies in
-            let elsewhere = MoviesConnector(client: movies.client, backend: "nope")
-            await #expect(throws: (any Error).self) { _ = try await elsewhere.listMoviesByGenre(genre: "Drama") }
+    @Test func aClientWithoutDataConnectSettingsIsAClearError() async throws {
+        try await ContentClient.withClient(configuration: ContentClientConfiguration()) { client in
+            let expected = ContentClientError.notConfigured(service: "Data Connect", operation: "listMoviesByGenre")
+            await #expect(throws: expected) {
+                _ = try await MoviesConnector(client: client).listMoviesByGenre(genre: "Drama")
+            }
         }
     }
 }

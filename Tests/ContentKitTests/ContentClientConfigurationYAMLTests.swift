@@ -1,3 +1,4 @@
+import ContentHTTP
 import ContentKit
 import ContentRuntime
 import ContentTesting

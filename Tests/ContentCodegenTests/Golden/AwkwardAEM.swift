@@ -6,20 +6,19 @@ import Foundation
 
 /// The persisted queries of the `awkward-config` configuration: one method per query.
 ///
-/// Calls go through a ``ContentClient`` to the `aem` backend its `content.yaml` names, as
+/// Calls go through a ``ContentClient`` to the AEM instance its configuration names, as
 /// `GET /graphql/execute.json/awkward-config/<query>`.
 internal struct AwkwardConfigQueries: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The persisted-query configuration the queries belong to.
+    internal static let configuration = "awkward-config"
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `aem` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -58,8 +57,7 @@ extension AwkwardConfigQueries {
     internal func references() async throws -> ReferencesData {
         try await self.client.data(
             ReferencesData.self,
-            operation: "awkward-config/references",
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "references"))
     }
 }
 

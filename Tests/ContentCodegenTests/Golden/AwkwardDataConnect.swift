@@ -6,19 +6,18 @@ import Foundation
 
 /// The `awkward` connector of service `awkward`: one method per operation.
 ///
-/// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
+/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
 internal struct AwkwardConnector: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
+    internal static let connector = DataConnectConnector(location: "us-central1", service: "awkward", connector: "awkward")
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `dataconnect` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -33,9 +32,8 @@ extension AwkwardConnector {
     internal func addMovie(data: Movie_Data) async throws -> AddMovieData {
         try await self.client.data(
             AddMovieData.self,
-            operation: "awkward/addMovie",
-            variables: AddMovieVariables(data: data),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("addMovie"),
+            variables: AddMovieVariables(data: data))
     }
 
     /// The variables of ``addMovie``, as they travel.
@@ -77,8 +75,7 @@ extension AwkwardConnector {
     internal func listAliased() async throws -> ListAliasedData {
         try await self.client.data(
             ListAliasedData.self,
-            operation: "awkward/listAliased",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("listAliased"))
     }
 }
 
@@ -151,9 +148,8 @@ extension AwkwardConnector {
     internal func findMovies(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil) async throws -> FindMoviesData {
         try await self.client.data(
             FindMoviesData.self,
-            operation: "awkward/findMovies",
-            variables: FindMoviesVariables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("findMovies"),
+            variables: FindMoviesVariables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`))
     }
 
     /// The variables of ``findMovies``, as they travel.
@@ -217,9 +213,8 @@ extension AwkwardConnector {
     internal func listMaybe(withRating: Bool) async throws -> ListMaybeData {
         try await self.client.data(
             ListMaybeData.self,
-            operation: "awkward/listMaybe",
-            variables: ListMaybeVariables(withRating: withRating),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("listMaybe"),
+            variables: ListMaybeVariables(withRating: withRating))
     }
 
     /// The variables of ``listMaybe``, as they travel.

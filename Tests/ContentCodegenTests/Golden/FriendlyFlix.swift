@@ -6,19 +6,18 @@ import Foundation
 
 /// The `friendly-flix` connector of service `dataconnect`: one method per operation.
 ///
-/// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
+/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
 internal struct FriendlyFlixConnector: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
+    internal static let connector = DataConnectConnector(location: "us-central1", service: "dataconnect", connector: "friendly-flix")
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `dataconnect` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -38,9 +37,8 @@ extension FriendlyFlixConnector {
     internal func UpsertUser(username: String) async throws -> UpsertUserData {
         try await self.client.data(
             UpsertUserData.self,
-            operation: "friendly-flix/UpsertUser",
-            variables: UpsertUserVariables(username: username),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("UpsertUser"),
+            variables: UpsertUserVariables(username: username))
     }
 
     /// The variables of ``UpsertUser``, as they travel.
@@ -76,9 +74,8 @@ extension FriendlyFlixConnector {
     internal func AddFavoritedMovie(movieId: UUID) async throws -> AddFavoritedMovieData {
         try await self.client.data(
             AddFavoritedMovieData.self,
-            operation: "friendly-flix/AddFavoritedMovie",
-            variables: AddFavoritedMovieVariables(movieId: movieId),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("AddFavoritedMovie"),
+            variables: AddFavoritedMovieVariables(movieId: movieId))
     }
 
     /// The variables of ``AddFavoritedMovie``, as they travel.
@@ -114,9 +111,8 @@ extension FriendlyFlixConnector {
     internal func DeleteFavoritedMovie(movieId: UUID) async throws -> DeleteFavoritedMovieData {
         try await self.client.data(
             DeleteFavoritedMovieData.self,
-            operation: "friendly-flix/DeleteFavoritedMovie",
-            variables: DeleteFavoritedMovieVariables(movieId: movieId),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("DeleteFavoritedMovie"),
+            variables: DeleteFavoritedMovieVariables(movieId: movieId))
     }
 
     /// The variables of ``DeleteFavoritedMovie``, as they travel.
@@ -161,9 +157,8 @@ extension FriendlyFlixConnector {
     internal func AddReview(movieId: UUID, rating: Int, reviewText: String) async throws -> AddReviewData {
         try await self.client.data(
             AddReviewData.self,
-            operation: "friendly-flix/AddReview",
-            variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("AddReview"),
+            variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText))
     }
 
     /// The variables of ``AddReview``, as they travel.
@@ -215,9 +210,8 @@ extension FriendlyFlixConnector {
     internal func UpdateReview(movieId: UUID, rating: Int, reviewText: String) async throws -> UpdateReviewData {
         try await self.client.data(
             UpdateReviewData.self,
-            operation: "friendly-flix/UpdateReview",
-            variables: UpdateReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("UpdateReview"),
+            variables: UpdateReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText))
     }
 
     /// The variables of ``UpdateReview``, as they travel.
@@ -259,9 +253,8 @@ extension FriendlyFlixConnector {
     internal func DeleteReview(movieId: UUID) async throws -> DeleteReviewData {
         try await self.client.data(
             DeleteReviewData.self,
-            operation: "friendly-flix/DeleteReview",
-            variables: DeleteReviewVariables(movieId: movieId),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("DeleteReview"),
+            variables: DeleteReviewVariables(movieId: movieId))
     }
 
     /// The variables of ``DeleteReview``, as they travel.
@@ -312,9 +305,8 @@ extension FriendlyFlixConnector {
     internal func ListMovies(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil) async throws -> ListMoviesData {
         try await self.client.data(
             ListMoviesData.self,
-            operation: "friendly-flix/ListMovies",
-            variables: ListMoviesVariables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("ListMovies"),
+            variables: ListMoviesVariables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit))
     }
 
     /// The variables of ``ListMovies``, as they travel.
@@ -424,9 +416,8 @@ extension FriendlyFlixConnector {
     internal func GetMovieById(id: UUID) async throws -> GetMovieByIdData {
         try await self.client.data(
             GetMovieByIdData.self,
-            operation: "friendly-flix/GetMovieById",
-            variables: GetMovieByIdVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetMovieById"),
+            variables: GetMovieByIdVariables(id: id))
     }
 
     /// The variables of ``GetMovieById``, as they travel.
@@ -600,9 +591,8 @@ extension FriendlyFlixConnector {
     internal func GetActorById(id: UUID) async throws -> GetActorByIdData {
         try await self.client.data(
             GetActorByIdData.self,
-            operation: "friendly-flix/GetActorById",
-            variables: GetActorByIdVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetActorById"),
+            variables: GetActorByIdVariables(id: id))
     }
 
     /// The variables of ``GetActorById``, as they travel.
@@ -741,8 +731,7 @@ extension FriendlyFlixConnector {
     internal func GetCurrentUser() async throws -> GetCurrentUserData {
         try await self.client.data(
             GetCurrentUserData.self,
-            operation: "friendly-flix/GetCurrentUser",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetCurrentUser"))
     }
 }
 
@@ -859,9 +848,8 @@ extension FriendlyFlixConnector {
     internal func GetIfFavoritedMovie(movieId: UUID) async throws -> GetIfFavoritedMovieData {
         try await self.client.data(
             GetIfFavoritedMovieData.self,
-            operation: "friendly-flix/GetIfFavoritedMovie",
-            variables: GetIfFavoritedMovieVariables(movieId: movieId),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetIfFavoritedMovie"),
+            variables: GetIfFavoritedMovieVariables(movieId: movieId))
     }
 
     /// The variables of ``GetIfFavoritedMovie``, as they travel.
@@ -971,9 +959,8 @@ extension FriendlyFlixConnector {
     internal func SearchAll(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String) async throws -> SearchAllData {
         try await self.client.data(
             SearchAllData.self,
-            operation: "friendly-flix/SearchAll",
-            variables: SearchAllVariables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("SearchAll"),
+            variables: SearchAllVariables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre))
     }
 
     /// The variables of ``SearchAll``, as they travel.
@@ -1153,9 +1140,8 @@ extension FriendlyFlixConnector {
     internal func ListMoviesByPartialTitle(searchTerm: String) async throws -> ListMoviesByPartialTitleData {
         try await self.client.data(
             ListMoviesByPartialTitleData.self,
-            operation: "friendly-flix/ListMoviesByPartialTitle",
-            variables: ListMoviesByPartialTitleVariables(searchTerm: searchTerm),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("ListMoviesByPartialTitle"),
+            variables: ListMoviesByPartialTitleVariables(searchTerm: searchTerm))
     }
 
     /// The variables of ``ListMoviesByPartialTitle``, as they travel.
@@ -1234,8 +1220,7 @@ extension FriendlyFlixConnector {
     internal func GetUserFavoriteMovies() async throws -> GetUserFavoriteMoviesData {
         try await self.client.data(
             GetUserFavoriteMoviesData.self,
-            operation: "friendly-flix/GetUserFavoriteMovies",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetUserFavoriteMovies"))
     }
 }
 

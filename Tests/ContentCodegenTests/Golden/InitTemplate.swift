@@ -6,19 +6,18 @@ import Foundation
 
 /// The `example` connector of service `template`: one method per operation.
 ///
-/// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
+/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
 internal struct ExampleConnector: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
+    internal static let connector = DataConnectConnector(location: "us-central1", service: "template", connector: "example")
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `dataconnect` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -34,9 +33,8 @@ extension ExampleConnector {
     internal func CreateMovie(title: String, genre: String, imageUrl: String) async throws -> CreateMovieData {
         try await self.client.data(
             CreateMovieData.self,
-            operation: "example/CreateMovie",
-            variables: CreateMovieVariables(title: title, genre: genre, imageUrl: imageUrl),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("CreateMovie"),
+            variables: CreateMovieVariables(title: title, genre: genre, imageUrl: imageUrl))
     }
 
     /// The variables of ``CreateMovie``, as they travel.
@@ -79,9 +77,8 @@ extension ExampleConnector {
     internal func UpsertUser(username: String) async throws -> UpsertUserData {
         try await self.client.data(
             UpsertUserData.self,
-            operation: "example/UpsertUser",
-            variables: UpsertUserVariables(username: username),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("UpsertUser"),
+            variables: UpsertUserVariables(username: username))
     }
 
     /// The variables of ``UpsertUser``, as they travel.
@@ -126,9 +123,8 @@ extension ExampleConnector {
     internal func AddReview(movieId: UUID, rating: Int, reviewText: String) async throws -> AddReviewData {
         try await self.client.data(
             AddReviewData.self,
-            operation: "example/AddReview",
-            variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("AddReview"),
+            variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText))
     }
 
     /// The variables of ``AddReview``, as they travel.
@@ -171,9 +167,8 @@ extension ExampleConnector {
     internal func DeleteReview(movieId: UUID) async throws -> DeleteReviewData {
         try await self.client.data(
             DeleteReviewData.self,
-            operation: "example/DeleteReview",
-            variables: DeleteReviewVariables(movieId: movieId),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("DeleteReview"),
+            variables: DeleteReviewVariables(movieId: movieId))
     }
 
     /// The variables of ``DeleteReview``, as they travel.
@@ -215,8 +210,7 @@ extension ExampleConnector {
     internal func ListMovies() async throws -> ListMoviesData {
         try await self.client.data(
             ListMoviesData.self,
-            operation: "example/ListMovies",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("ListMovies"))
     }
 }
 
@@ -263,8 +257,7 @@ extension ExampleConnector {
     internal func ListUsers() async throws -> ListUsersData {
         try await self.client.data(
             ListUsersData.self,
-            operation: "example/ListUsers",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("ListUsers"))
     }
 }
 
@@ -306,8 +299,7 @@ extension ExampleConnector {
     internal func ListUserReviews() async throws -> ListUserReviewsData {
         try await self.client.data(
             ListUserReviewsData.self,
-            operation: "example/ListUserReviews",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("ListUserReviews"))
     }
 }
 
@@ -377,9 +369,8 @@ extension ExampleConnector {
     internal func GetMovieById(id: UUID) async throws -> GetMovieByIdData {
         try await self.client.data(
             GetMovieByIdData.self,
-            operation: "example/GetMovieById",
-            variables: GetMovieByIdVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetMovieById"),
+            variables: GetMovieByIdVariables(id: id))
     }
 
     /// The variables of ``GetMovieById``, as they travel.
@@ -470,9 +461,8 @@ extension ExampleConnector {
     internal func SearchMovie(titleInput: String? = nil, genre: String? = nil) async throws -> SearchMovieData {
         try await self.client.data(
             SearchMovieData.self,
-            operation: "example/SearchMovie",
-            variables: SearchMovieVariables(titleInput: titleInput, genre: genre),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("SearchMovie"),
+            variables: SearchMovieVariables(titleInput: titleInput, genre: genre))
     }
 
     /// The variables of ``SearchMovie``, as they travel.

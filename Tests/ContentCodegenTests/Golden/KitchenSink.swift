@@ -6,19 +6,18 @@ import Foundation
 
 /// The `kitchen-sink` connector of service `fdc-kitchensink`: one method per operation.
 ///
-/// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
+/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
 internal struct KitchenSinkConnector: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
+    internal static let connector = DataConnectConnector(location: "us-central1", service: "fdc-kitchensink", connector: "kitchen-sink")
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `dataconnect` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -35,9 +34,8 @@ extension KitchenSinkConnector {
     internal func createTestId(id: UUID) async throws -> CreateTestIdData {
         try await self.client.data(
             CreateTestIdData.self,
-            operation: "kitchen-sink/createTestId",
-            variables: CreateTestIdVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createTestId"),
+            variables: CreateTestIdVariables(id: id))
     }
 
     /// The variables of ``createTestId``, as they travel.
@@ -73,8 +71,7 @@ extension KitchenSinkConnector {
     internal func createTestAutoId() async throws -> CreateTestAutoIdData {
         try await self.client.data(
             CreateTestAutoIdData.self,
-            operation: "kitchen-sink/createTestAutoId",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createTestAutoId"))
     }
 }
 
@@ -101,9 +98,8 @@ extension KitchenSinkConnector {
     internal func createStandardScalar(id: UUID, number: Int, text: String, decimal: Double) async throws -> CreateStandardScalarData {
         try await self.client.data(
             CreateStandardScalarData.self,
-            operation: "kitchen-sink/createStandardScalar",
-            variables: CreateStandardScalarVariables(id: id, number: number, text: text, decimal: decimal),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createStandardScalar"),
+            variables: CreateStandardScalarVariables(id: id, number: number, text: text, decimal: decimal))
     }
 
     /// The variables of ``createStandardScalar``, as they travel.
@@ -154,9 +150,8 @@ extension KitchenSinkConnector {
     internal func createScalarBoundary(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) async throws -> CreateScalarBoundaryData {
         try await self.client.data(
             CreateScalarBoundaryData.self,
-            operation: "kitchen-sink/createScalarBoundary",
-            variables: CreateScalarBoundaryVariables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createScalarBoundary"),
+            variables: CreateScalarBoundaryVariables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal))
     }
 
     /// The variables of ``createScalarBoundary``, as they travel.
@@ -209,9 +204,8 @@ extension KitchenSinkConnector {
     internal func createLargeNum(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) async throws -> CreateLargeNumData {
         try await self.client.data(
             CreateLargeNumData.self,
-            operation: "kitchen-sink/createLargeNum",
-            variables: CreateLargeNumVariables(id: id, num: num, maxNum: maxNum, minNum: minNum),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createLargeNum"),
+            variables: CreateLargeNumVariables(id: id, num: num, maxNum: maxNum, minNum: minNum))
     }
 
     /// The variables of ``createLargeNum``, as they travel.
@@ -259,9 +253,8 @@ extension KitchenSinkConnector {
     internal func createLocalDate(id: UUID, localDate: LocalDate) async throws -> CreateLocalDateData {
         try await self.client.data(
             CreateLocalDateData.self,
-            operation: "kitchen-sink/createLocalDate",
-            variables: CreateLocalDateVariables(id: id, localDate: localDate),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createLocalDate"),
+            variables: CreateLocalDateVariables(id: id, localDate: localDate))
     }
 
     /// The variables of ``createLocalDate``, as they travel.
@@ -303,9 +296,8 @@ extension KitchenSinkConnector {
     internal func createAnyValueType(id: UUID, props: AnyValue) async throws -> CreateAnyValueTypeData {
         try await self.client.data(
             CreateAnyValueTypeData.self,
-            operation: "kitchen-sink/createAnyValueType",
-            variables: CreateAnyValueTypeVariables(id: id, props: props),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createAnyValueType"),
+            variables: CreateAnyValueTypeVariables(id: id, props: props))
     }
 
     /// The variables of ``createAnyValueType``, as they travel.
@@ -346,9 +338,8 @@ extension KitchenSinkConnector {
     internal func InsertMultiplePeople(id: UUID, name1: String, name2: String) async throws -> InsertMultiplePeopleData {
         try await self.client.data(
             InsertMultiplePeopleData.self,
-            operation: "kitchen-sink/InsertMultiplePeople",
-            variables: InsertMultiplePeopleVariables(id: id, name1: name1, name2: name2),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("InsertMultiplePeople"),
+            variables: InsertMultiplePeopleVariables(id: id, name1: name1, name2: name2))
     }
 
     /// The variables of ``InsertMultiplePeople``, as they travel.
@@ -394,9 +385,8 @@ extension KitchenSinkConnector {
     internal func DeleteNonExistentPeople(id: UUID) async throws -> DeleteNonExistentPeopleData {
         try await self.client.data(
             DeleteNonExistentPeopleData.self,
-            operation: "kitchen-sink/DeleteNonExistentPeople",
-            variables: DeleteNonExistentPeopleVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("DeleteNonExistentPeople"),
+            variables: DeleteNonExistentPeopleVariables(id: id))
     }
 
     /// The variables of ``DeleteNonExistentPeople``, as they travel.
@@ -444,9 +434,8 @@ extension KitchenSinkConnector {
     internal func GetStandardScalar(id: UUID) async throws -> GetStandardScalarData {
         try await self.client.data(
             GetStandardScalarData.self,
-            operation: "kitchen-sink/GetStandardScalar",
-            variables: GetStandardScalarVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetStandardScalar"),
+            variables: GetStandardScalarVariables(id: id))
     }
 
     /// The variables of ``GetStandardScalar``, as they travel.
@@ -509,9 +498,8 @@ extension KitchenSinkConnector {
     internal func GetScalarBoundary(id: UUID) async throws -> GetScalarBoundaryData {
         try await self.client.data(
             GetScalarBoundaryData.self,
-            operation: "kitchen-sink/GetScalarBoundary",
-            variables: GetScalarBoundaryVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetScalarBoundary"),
+            variables: GetScalarBoundaryVariables(id: id))
     }
 
     /// The variables of ``GetScalarBoundary``, as they travel.
@@ -559,9 +547,8 @@ extension KitchenSinkConnector {
     internal func GetLargeNum(id: UUID) async throws -> GetLargeNumData {
         try await self.client.data(
             GetLargeNumData.self,
-            operation: "kitchen-sink/GetLargeNum",
-            variables: GetLargeNumVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetLargeNum"),
+            variables: GetLargeNumVariables(id: id))
     }
 
     /// The variables of ``GetLargeNum``, as they travel.
@@ -618,9 +605,8 @@ extension KitchenSinkConnector {
     internal func GetLocalDateType(id: UUID) async throws -> GetLocalDateTypeData {
         try await self.client.data(
             GetLocalDateTypeData.self,
-            operation: "kitchen-sink/GetLocalDateType",
-            variables: GetLocalDateTypeVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetLocalDateType"),
+            variables: GetLocalDateTypeVariables(id: id))
     }
 
     /// The variables of ``GetLocalDateType``, as they travel.
@@ -662,9 +648,8 @@ extension KitchenSinkConnector {
     internal func GetAnyValueType(id: UUID) async throws -> GetAnyValueTypeData {
         try await self.client.data(
             GetAnyValueTypeData.self,
-            operation: "kitchen-sink/GetAnyValueType",
-            variables: GetAnyValueTypeVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("GetAnyValueType"),
+            variables: GetAnyValueTypeVariables(id: id))
     }
 
     /// The variables of ``GetAnyValueType``, as they travel.

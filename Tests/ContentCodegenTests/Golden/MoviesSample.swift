@@ -6,19 +6,18 @@ import Foundation
 
 /// The `movies` connector of service `content-sample`: one method per operation.
 ///
-/// Calls go through a ``ContentClient`` to the `dataconnect` backend its `content.yaml` names.
+/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
 internal struct MoviesConnector: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
+    internal static let connector = DataConnectConnector(location: "us-central1", service: "content-sample", connector: "movies")
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `dataconnect` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -34,9 +33,8 @@ extension MoviesConnector {
     internal func createMovie(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) async throws -> CreateMovieData {
         try await self.client.data(
             CreateMovieData.self,
-            operation: "movies/createMovie",
-            variables: CreateMovieVariables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("createMovie"),
+            variables: CreateMovieVariables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags))
     }
 
     /// The variables of ``createMovie``, as they travel.
@@ -84,9 +82,8 @@ extension MoviesConnector {
     internal func updateMovieRating(id: UUID, rating: Double) async throws -> UpdateMovieRatingData {
         try await self.client.data(
             UpdateMovieRatingData.self,
-            operation: "movies/updateMovieRating",
-            variables: UpdateMovieRatingVariables(id: id, rating: rating),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("updateMovieRating"),
+            variables: UpdateMovieRatingVariables(id: id, rating: rating))
     }
 
     /// The variables of ``updateMovieRating``, as they travel.
@@ -125,9 +122,8 @@ extension MoviesConnector {
     internal func deleteMovie(id: UUID) async throws -> DeleteMovieData {
         try await self.client.data(
             DeleteMovieData.self,
-            operation: "movies/deleteMovie",
-            variables: DeleteMovieVariables(id: id),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("deleteMovie"),
+            variables: DeleteMovieVariables(id: id))
     }
 
     /// The variables of ``deleteMovie``, as they travel.
@@ -163,9 +159,8 @@ extension MoviesConnector {
     internal func upsertUser(username: String) async throws -> UpsertUserData {
         try await self.client.data(
             UpsertUserData.self,
-            operation: "movies/upsertUser",
-            variables: UpsertUserVariables(username: username),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("upsertUser"),
+            variables: UpsertUserVariables(username: username))
     }
 
     /// The variables of ``upsertUser``, as they travel.
@@ -203,9 +198,8 @@ extension MoviesConnector {
     internal func addReview(movieId: UUID, rating: Int, text: String? = nil) async throws -> AddReviewData {
         try await self.client.data(
             AddReviewData.self,
-            operation: "movies/addReview",
-            variables: AddReviewVariables(movieId: movieId, rating: rating, text: text),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("addReview"),
+            variables: AddReviewVariables(movieId: movieId, rating: rating, text: text))
     }
 
     /// The variables of ``addReview``, as they travel.
@@ -247,9 +241,8 @@ extension MoviesConnector {
     internal func deleteReview(movieId: UUID) async throws -> DeleteReviewData {
         try await self.client.data(
             DeleteReviewData.self,
-            operation: "movies/deleteReview",
-            variables: DeleteReviewVariables(movieId: movieId),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.mutation("deleteReview"),
+            variables: DeleteReviewVariables(movieId: movieId))
     }
 
     /// The variables of ``deleteReview``, as they travel.
@@ -291,9 +284,8 @@ extension MoviesConnector {
     internal func listMoviesByGenre(genre: String) async throws -> ListMoviesByGenreData {
         try await self.client.data(
             ListMoviesByGenreData.self,
-            operation: "movies/listMoviesByGenre",
-            variables: ListMoviesByGenreVariables(genre: genre),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("listMoviesByGenre"),
+            variables: ListMoviesByGenreVariables(genre: genre))
     }
 
     /// The variables of ``listMoviesByGenre``, as they travel.
@@ -361,9 +353,8 @@ extension MoviesConnector {
     internal func listMovies(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil) async throws -> ListMoviesData {
         try await self.client.data(
             ListMoviesData.self,
-            operation: "movies/listMovies",
-            variables: ListMoviesVariables(orderByRating: orderByRating, limit: limit, offset: offset),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("listMovies"),
+            variables: ListMoviesVariables(orderByRating: orderByRating, limit: limit, offset: offset))
     }
 
     /// The variables of ``listMovies``, as they travel.
@@ -458,9 +449,8 @@ extension MoviesConnector {
     internal func getMovieByKey(key: Movie_Key) async throws -> GetMovieByKeyData {
         try await self.client.data(
             GetMovieByKeyData.self,
-            operation: "movies/getMovieByKey",
-            variables: GetMovieByKeyVariables(key: key),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("getMovieByKey"),
+            variables: GetMovieByKeyVariables(key: key))
     }
 
     /// The variables of ``getMovieByKey``, as they travel.
@@ -581,9 +571,8 @@ extension MoviesConnector {
     internal func searchMovies(title: String? = nil, minRating: Double? = nil, tag: String? = nil) async throws -> SearchMoviesData {
         try await self.client.data(
             SearchMoviesData.self,
-            operation: "movies/searchMovies",
-            variables: SearchMoviesVariables(title: title, minRating: minRating, tag: tag),
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("searchMovies"),
+            variables: SearchMoviesVariables(title: title, minRating: minRating, tag: tag))
     }
 
     /// The variables of ``searchMovies``, as they travel.
@@ -656,8 +645,7 @@ extension MoviesConnector {
     internal func listMyReviews() async throws -> ListMyReviewsData {
         try await self.client.data(
             ListMyReviewsData.self,
-            operation: "movies/listMyReviews",
-            backendType: "dataconnect", backend: self.backend)
+            for: Self.connector.query("listMyReviews"))
     }
 }
 

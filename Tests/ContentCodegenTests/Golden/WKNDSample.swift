@@ -6,20 +6,19 @@ import Foundation
 
 /// The persisted queries of the `wknd-shared` configuration: one method per query.
 ///
-/// Calls go through a ``ContentClient`` to the `aem` backend its `content.yaml` names, as
+/// Calls go through a ``ContentClient`` to the AEM instance its configuration names, as
 /// `GET /graphql/execute.json/wknd-shared/<query>`.
 internal struct WkndSharedQueries: Sendable {
     internal let client: ContentClient
-    internal let backend: String?
+
+    /// The persisted-query configuration the queries belong to.
+    internal static let configuration = "wknd-shared"
 
     /// A client that calls through `client`.
     ///
-    /// - Parameters:
-    ///   - client: Where calls go.
-    ///   - backend: The backend's name in `content.yaml`; `nil` when it has only one `aem` backend.
-    internal init(client: ContentClient, backend: String? = nil) {
+    /// - Parameter client: Where calls go; its configuration says where the service is.
+    internal init(client: ContentClient) {
         self.client = client
-        self.backend = backend
     }
 }
 
@@ -50,9 +49,8 @@ extension WkndSharedQueries {
     internal func adventureByPath(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil) async throws -> AdventureByPathData {
         try await self.client.data(
             AdventureByPathData.self,
-            operation: "wknd-shared/adventure-by-path",
-            variables: AdventureByPathVariables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventure-by-path"),
+            variables: AdventureByPathVariables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat))
     }
 
     /// The variables of ``adventureByPath``, as they travel.
@@ -122,9 +120,8 @@ extension WkndSharedQueries {
     internal func adventureByPrice(price: Double, priceOperator: FloatOperator? = nil) async throws -> AdventureByPriceData {
         try await self.client.data(
             AdventureByPriceData.self,
-            operation: "wknd-shared/adventure-by-price",
-            variables: AdventureByPriceVariables(price: price, priceOperator: priceOperator),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventure-by-price"),
+            variables: AdventureByPriceVariables(price: price, priceOperator: priceOperator))
     }
 
     /// The variables of ``adventureByPrice``, as they travel.
@@ -201,9 +198,8 @@ extension WkndSharedQueries {
     internal func adventureBySlug(slug: String) async throws -> AdventureBySlugData {
         try await self.client.data(
             AdventureBySlugData.self,
-            operation: "wknd-shared/adventure-by-slug",
-            variables: AdventureBySlugVariables(slug: slug),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventure-by-slug"),
+            variables: AdventureBySlugVariables(slug: slug))
     }
 
     /// The variables of ``adventureBySlug``, as they travel.
@@ -292,8 +288,7 @@ extension WkndSharedQueries {
     internal func adventuresAll() async throws -> AdventuresAllData {
         try await self.client.data(
             AdventuresAllData.self,
-            operation: "wknd-shared/adventures-all",
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventures-all"))
     }
 }
 
@@ -344,9 +339,8 @@ extension WkndSharedQueries {
     internal func adventuresByActivity(activity: String) async throws -> AdventuresByActivityData {
         try await self.client.data(
             AdventuresByActivityData.self,
-            operation: "wknd-shared/adventures-by-activity",
-            variables: AdventuresByActivityVariables(activity: activity),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventures-by-activity"),
+            variables: AdventuresByActivityVariables(activity: activity))
     }
 
     /// The variables of ``adventuresByActivity``, as they travel.
@@ -407,9 +401,8 @@ extension WkndSharedQueries {
     internal func adventuresPaginated(first: Int? = nil, after: String? = nil) async throws -> AdventuresPaginatedData {
         try await self.client.data(
             AdventuresPaginatedData.self,
-            operation: "wknd-shared/adventures-paginated",
-            variables: AdventuresPaginatedVariables(first: first, after: after),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventures-paginated"),
+            variables: AdventuresPaginatedVariables(first: first, after: after))
     }
 
     /// The variables of ``adventuresPaginated``, as they travel.
@@ -484,9 +477,8 @@ extension WkndSharedQueries {
     internal func articleBySlug(slug: String) async throws -> ArticleBySlugData {
         try await self.client.data(
             ArticleBySlugData.self,
-            operation: "wknd-shared/article-by-slug",
-            variables: ArticleBySlugVariables(slug: slug),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "article-by-slug"),
+            variables: ArticleBySlugVariables(slug: slug))
     }
 
     /// The variables of ``articleBySlug``, as they travel.
@@ -555,8 +547,7 @@ extension WkndSharedQueries {
     internal func articlesAll() async throws -> ArticlesAllData {
         try await self.client.data(
             ArticlesAllData.self,
-            operation: "wknd-shared/articles-all",
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "articles-all"))
     }
 }
 
@@ -607,9 +598,8 @@ extension WkndSharedQueries {
     internal func articlesByAuthor(firstName: String, lastName: String) async throws -> ArticlesByAuthorData {
         try await self.client.data(
             ArticlesByAuthorData.self,
-            operation: "wknd-shared/articles-by-author",
-            variables: ArticlesByAuthorVariables(firstName: firstName, lastName: lastName),
-            backendType: "aem", backend: self.backend)
+            for: AEMPersistedQuery(configuration: Self.configuration, name: "articles-by-author"),
+            variables: ArticlesByAuthorVariables(firstName: firstName, lastName: lastName))
     }
 
     /// The variables of ``articlesByAuthor``, as they travel.
