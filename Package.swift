@@ -60,12 +60,22 @@ let package = Package(
         ),
         // Every format results are printed in: table, JSON, NDJSON, CSV, TSV, Markdown.
         .target(name: "ContentOutput", dependencies: ["ContentCore", "ContentJSON"]),
+        // Parsing and validating GraphQL text, nesting limits, and GraphQL values as JSON: one way for the emulators,
+        // the workspace readers and the client generator.
+        .target(
+            name: "ContentGraphQL",
+            dependencies: [
+                "ContentCore", "ContentJSON", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         // A Data Connect workspace as files say it: `dataconnect.yaml`, schema tables, connector operations,
         // and the GraphQL schema the service derives from them. Shared by the emulator and the backend.
         .target(
             name: "ContentDataConnect",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                "ContentCore", "ContentJSON", "ContentYAML", "ContentGraphQL",
+                .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),
         // An AEM workspace's content fragment models and persisted queries, and the GraphQL schema AEM derives
@@ -77,21 +87,53 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
-        // `content serve`: local emulators of the content services, executing real GraphQL over SQLite.
+        // `content serve`: the server that runs any set of emulated services, each on its own port, or one in-process.
         .target(
             name: "ContentEmulator",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentYAML", "ContentDataConnect", "ContentAEM",
-                .product(name: "GraphQL", package: "GraphQL"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ContentCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // One module per emulated service. AEM and Data Connect execute real GraphQL over SQLite; the sample adapters
+        // keep their state in memory.
+        .target(
+            name: "ContentAEMEmulator",
+            dependencies: [
+                "ContentEmulator", "ContentCore", "ContentJSON", "ContentAEM", "ContentGraphQL", "ContentYAML",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "ContentDataConnectEmulator",
+            dependencies: [
+                "ContentEmulator", "ContentCore", "ContentJSON", "ContentDataConnect", "ContentGraphQL",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "ContentResourceEmulator",
+            dependencies: [
+                "ContentEmulator", "ContentCore", "ContentJSON", "ContentYAML",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The client generator: Data Connect and AEM workspaces in, typed Swift out. Shared by both plugins through
@@ -99,7 +141,8 @@ let package = Package(
         .target(
             name: "ContentCodegen",
             dependencies: [
-                "ContentDataConnect", "ContentAEM", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                "ContentDataConnect", "ContentAEM", "ContentYAML", "ContentGraphQL",
+                .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -197,8 +240,8 @@ let package = Package(
             name: "content",
             dependencies: [
                 "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
-                "ContentEmulator", "ContentAEMCommands", "ContentDataConnectCommands", "ContentResourceCommands",
-                "ContentSamples",
+                "ContentEmulator", "ContentAEMEmulator", "ContentDataConnectEmulator", "ContentResourceEmulator",
+                "ContentAEMCommands", "ContentDataConnectCommands", "ContentResourceCommands", "ContentSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -206,6 +249,20 @@ let package = Package(
         // Test support shared by the test targets (a scripted transport, temporary directories); never linked into a
         // product.
         .target(name: "ContentTesting", dependencies: ["ContentCore"]),
+        // The emulated services under test, in process (no socket) or live over loopback, with a client for either.
+        .target(
+            name: "ContentEmulatorTesting",
+            dependencies: [
+                "ContentEmulator", "ContentJSON",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
 
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
         .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
@@ -234,7 +291,7 @@ let package = Package(
         .testTarget(
             name: "ContentEmulatorTests",
             dependencies: [
-                "ContentEmulator", "ContentJSON", "ContentDataConnect",
+                "ContentEmulator", "ContentEmulatorTesting", "ContentCore", "ContentJSON", "ContentTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -242,7 +299,21 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ContentDataConnectTests", dependencies: ["ContentDataConnect", "ContentJSON"]),
+        .testTarget(
+            name: "ContentAEMEmulatorTests",
+            dependencies: [
+                "ContentAEMEmulator", "ContentEmulator", "ContentEmulatorTesting", "ContentJSON", "ContentTesting",
+            ]
+        ),
+        .testTarget(
+            name: "ContentDataConnectEmulatorTests",
+            dependencies: [
+                "ContentDataConnectEmulator", "ContentEmulator", "ContentEmulatorTesting", "ContentDataConnect",
+                "ContentJSON", "ContentTesting",
+            ]
+        ),
+        .testTarget(
+            name: "ContentDataConnectTests", dependencies: ["ContentDataConnect", "ContentJSON", "ContentTesting"]),
         .testTarget(
             name: "ContentBackendDataConnectTests",
             dependencies: [
@@ -267,11 +338,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ContentEndToEndTests", dependencies: ["content"]),
+        .testTarget(name: "ContentEndToEndTests", dependencies: ["content", "ContentTesting"]),
         // The golden files under Golden/ are generated clients, compiled here so they must stay valid Swift 6.
         .testTarget(
             name: "ContentCodegenTests",
-            dependencies: ["ContentCodegen", "ContentKit", "ContentJSON", "ContentEmulator"],
+            dependencies: [
+                "ContentCodegen", "ContentKit", "ContentJSON", "ContentEmulator", "ContentAEMEmulator",
+                "ContentDataConnectEmulator", "ContentTesting",
+            ],
             exclude: ["Fixtures"]),
     ]
 )

@@ -149,13 +149,15 @@ struct AEMInvocation: Sendable {
     ) async throws {
         let session = try options.session(registry: Self.registry)
         let hasAEM = session.configuration.backends.contains { $0.typeName == AEMPlugin.typeName }
-        if session.configuration.location == nil, !hasAEM, aem.backend == nil, let sample = EmbeddedSample.aem {
+        if session.configuration.location == nil, !hasAEM, aem.backend == nil,
+            let sample = EmbeddedSample.sample(for: AEMPlugin.typeName)
+        {
             StandardError.write(
                 "content: no configuration found; answering from the built-in WKND sample "
                     + "(`content config --help` shows how to configure a backend)"
             )
             let environment = options.environment
-            try await sample { baseURL in
+            try await sample.run { baseURL, _ in
                 let text = "backends:\n  wknd:\n    type: aem\n    url: \(baseURL)\n    configuration: wknd-shared\n"
                 let configuration = try ConfigLoader(environment: environment).load(
                     text: text, file: "<built-in sample>")

@@ -1,5 +1,6 @@
 internal import ContentAEM
 internal import ContentDataConnect
+internal import ContentGraphQL
 internal import GraphQL
 
 /// Turns an AEM workspace's persisted queries into Swift: per configuration folder a `<Configuration>Queries`
@@ -56,7 +57,7 @@ struct AEMClientTranslator {
         for query in definitions.queries where query.configuration == configuration {
             let document: Document
             do {
-                document = try DataConnectGraphQL.parseAndValidate(query.query, path: query.file, schema: schema)
+                document = try GraphQLSource.parseAndValidate(query.query, path: query.file, schema: schema)
             } catch {
                 throw GeneratorDiagnostic(error)
             }

@@ -1,5 +1,6 @@
 internal import ContentAEM
 internal import ContentDataConnect
+internal import ContentGraphQL
 
 /// A problem in the generator's inputs, at the file, line and column it was found, formatted the way
 /// compilers print errors so SwiftPM shows it as a build diagnostic on the `.gql` or `.yaml` line.
@@ -33,6 +34,11 @@ public struct GeneratorDiagnostic: Error, Sendable, Hashable, CustomStringConver
 }
 
 extension GeneratorDiagnostic {
+    /// The same problem, from GraphQL text that does not parse or validate.
+    init(_ error: GraphQLSourceError) {
+        self.init(file: error.file, line: error.line, column: error.column, error.message)
+    }
+
     /// The same problem, from reading a Data Connect workspace.
     init(_ error: DataConnectWorkspaceError) {
         self.init(file: error.file, line: error.line, column: error.column, error.message)

@@ -1,74 +1,60 @@
-internal import Foundation
+public import Foundation
 
-/// The built-in sample services a command can fall back to when no configuration exists.
+/// The built-in sample services commands fall back to when nothing is configured, found by backend type.
 ///
-/// The executable installs the runners once at start (it links the emulator); backend commands read them
-/// without depending on the emulator themselves.
+/// The executable installs them once at start, from its registry of emulated services (it links the emulators);
+/// a backend's commands ask for their own type's sample without depending on any emulator.
 public enum EmbeddedSample {
-    /// Starts a sample service on loopback, runs `body` with its base URL, and stops it.
+    /// Starts a sample service on loopback, runs `body` with its base URL and the folder of the service's part of
+    /// the sample workspace, and stops it.
     public typealias Runner =
-        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void
+        @Sendable (_ body: @Sendable (_ baseURL: String, _ workspace: URL) async throws -> Void) async throws -> Void
 
-    /// Starts a sample service over a workspace folder, runs `body` with its base URL and the folder.
-    public typealias WorkspaceRunner =
-        @Sendable (_ body: @Sendable (_ baseURL: String, _ workspace: String) async throws -> Void) async throws
-        -> Void
+    /// Runs `body` with the folder of the service's part of the sample workspace, starting nothing: for reading
+    /// its files, as `--help` on an operation does.
+    public typealias Reader = @Sendable (_ body: @Sendable (_ workspace: URL) async throws -> Void) async throws -> Void
 
-    /// The samples a build has.
-    public struct Samples: Sendable {
-        /// The AEM sample (the WKND workspace).
-        public var aem: Runner?
-        /// The Data Connect sample (the movies connector).
-        public var dataConnect: WorkspaceRunner?
-        /// Finds the Data Connect sample's workspace folder, for reading its operations without starting it;
-        /// only `--help` on an operation asks, so start-up does not look for it.
-        public var dataConnectWorkspace: (@Sendable () -> String?)?
-        /// The sample adapters for `content request`.
-        public var resource: Runner?
+    /// One backend type's sample.
+    public struct Sample: Sendable {
+        /// Starts the sample service.
+        public var run: Runner
+        /// Reads the sample's files.
+        public var read: Reader
 
-        /// Creates a set of samples.
+        /// Creates a sample.
         ///
         /// - Parameters:
-        ///   - aem: The AEM sample.
-        ///   - dataConnect: The Data Connect sample.
-        ///   - dataConnectWorkspace: Its workspace folder.
-        ///   - resource: The sample adapters.
-        public init(
-            aem: Runner? = nil, dataConnect: WorkspaceRunner? = nil,
-            dataConnectWorkspace: (@Sendable () -> String?)? = nil,
-            resource: Runner? = nil
-        ) {
-            self.aem = aem
-            self.dataConnect = dataConnect
-            self.dataConnectWorkspace = dataConnectWorkspace
-            self.resource = resource
+        ///   - run: Starts the sample service.
+        ///   - read: Reads the sample's files.
+        public init(run: @escaping Runner, read: @escaping Reader) {
+            self.run = run
+            self.read = read
         }
     }
 
-    /// Installs the samples; the executable does this once, before any command runs.
+    /// Installs the samples by backend type; the executable does this once, before any command runs.
     ///
-    /// - Parameter samples: The samples.
-    public static func install(_ samples: Samples) {
+    /// - Parameter samples: The samples, keyed by the backend type they answer for (`aem`, `dataconnect`, …).
+    public static func install(_ samples: [String: Sample]) {
         box.set(samples)
     }
 
-    /// The AEM sample, when installed.
-    public static var aem: Runner? { box.get().aem }
-    /// The Data Connect sample, when installed.
-    public static var dataConnect: WorkspaceRunner? { box.get().dataConnect }
-    /// The Data Connect sample's workspace folder, when installed.
-    public static var dataConnectWorkspace: String? { box.get().dataConnectWorkspace?() }
-    /// The sample adapters, when installed.
-    public static var resource: Runner? { box.get().resource }
+    /// The sample for a backend type, when one is installed.
+    ///
+    /// - Parameter backendType: The backend type, such as `aem`.
+    /// - Returns: Its sample, or `nil`.
+    public static func sample(for backendType: String) -> Sample? {
+        box.get()[backendType]
+    }
 
     private static let box = SamplesBox()
 
     /// Written once at start and read by commands; a lock keeps that safe under strict concurrency.
     private final class SamplesBox: @unchecked Sendable {
         private let lock = NSLock()
-        private var samples = Samples()
+        private var samples: [String: Sample] = [:]
 
-        func set(_ value: Samples) { lock.withLock { samples = value } }
-        func get() -> Samples { lock.withLock { samples } }
+        func set(_ value: [String: Sample]) { lock.withLock { samples = value } }
+        func get() -> [String: Sample] { lock.withLock { samples } }
     }
 }

@@ -1,3 +1,4 @@
+internal import ContentGraphQL
 package import GraphQL
 
 /// The GraphQL schema of a workspace and its validated operation documents, built the same way for
@@ -27,14 +28,10 @@ package enum DataConnectGraphQL {
     package static func parseAndValidate(_ text: String, path: String, schema: GraphQLSchema)
         throws(DataConnectWorkspaceError) -> Document
     {
-        let document = try GraphQLText.parse(text, path: path)
-        let problems = validate(schema: schema, ast: document)
-        if let first = problems.first {
-            let location = first.locations.first
-            let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-            throw DataConnectWorkspaceError(
-                file: path, line: location?.line, column: location?.column, first.message + more)
+        do {
+            return try GraphQLSource.parseAndValidate(text, path: path, schema: schema)
+        } catch {
+            throw DataConnectWorkspaceError(error)
         }
-        return document
     }
 }

@@ -1,4 +1,5 @@
 public import ContentCore
+public import ContentGraphQL
 
 /// A problem in a Data Connect workspace: a missing file, malformed YAML or GraphQL, a schema that does
 /// not make tables, or an operation that does not fit the schema.
@@ -24,6 +25,13 @@ public struct DataConnectWorkspaceError: ContentFailure, Equatable {
         self.line = line
         self.column = column
         self.message = message
+    }
+
+    /// The same failure, from GraphQL text of the workspace.
+    ///
+    /// - Parameter error: The GraphQL text's error.
+    public init(_ error: GraphQLSourceError) {
+        self.init(file: error.file, line: error.line, column: error.column, error.message)
     }
 
     /// A workspace is configuration.

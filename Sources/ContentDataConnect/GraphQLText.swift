@@ -1,22 +1,15 @@
 internal import ContentJSON
+internal import ContentGraphQL
 internal import GraphQL
 
 /// Reading GraphQL source with GraphQLSwift's parser, and the small AST questions the workspace asks.
 enum GraphQLText {
     /// Parses a file, turning a syntax error into a positioned workspace error.
     static func parse(_ text: String, path: String) throws(DataConnectWorkspaceError) -> Document {
-        if let depth = GraphQLNesting.depth(text) {
-            throw DataConnectWorkspaceError(
-                file: path, "nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed")
-        }
         do {
-            return try GraphQL.parse(source: Source(body: text, name: path))
-        } catch let error as GraphQLError {
-            let location = error.locations.first
-            throw DataConnectWorkspaceError(
-                file: path, line: location?.line, column: location?.column, "GraphQL syntax: \(error.message)")
+            return try GraphQLSource.parse(text, path: path)
         } catch {
-            throw DataConnectWorkspaceError(file: path, "GraphQL syntax: \(error)")
+            throw DataConnectWorkspaceError(error)
         }
     }
 

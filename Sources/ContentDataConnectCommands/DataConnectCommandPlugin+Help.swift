@@ -35,22 +35,25 @@ extension DataConnectCommandPlugin {
         }
         guard positionals.count >= 2 else { return nil }
         let environment = ProcessInfo.processInfo.environment
-        guard let workspace = try? helpWorkspace(config: configFlag, backend: backendFlag, environment: environment),
+        guard
+            let workspace = try? await helpWorkspace(config: configFlag, backend: backendFlag, environment: environment),
             let connector = workspace.connector(positionals[0]),
             let operation = connector.operation(positionals[1])
         else { return nil }
         return help(for: operation, connector: connector, verb: verb, enums: workspace.schema.enums)
     }
 
-    private static func helpWorkspace(config: String?, backend: String?, environment: [String: String]) throws
+    private static func helpWorkspace(config: String?, backend: String?, environment: [String: String]) async throws
         -> DataConnectWorkspace?
     {
         let session = try ContentSession.load(
             configFlag: config, environment: environment, registry: DataConnectInvocation.registry)
         let hasBackend = session.configuration.backends.contains { $0.typeName == DataConnectPlugin.typeName }
         if session.configuration.location == nil, !hasBackend, backend == nil {
-            guard let sample = EmbeddedSample.dataConnectWorkspace else { return nil }
-            return try DataConnectWorkspace.load(from: URL(fileURLWithPath: sample))
+            guard let sample = EmbeddedSample.sample(for: DataConnectPlugin.typeName) else { return nil }
+            let loaded = LoadedWorkspace()
+            try await sample.read { folder in loaded.set(try DataConnectWorkspace.load(from: folder)) }
+            return loaded.get()
         }
         let configured = try session.selectBackend(named: backend, type: DataConnectPlugin.typeName)
         let configuration = try configured.section.decode(DataConnectConfiguration.self)
@@ -104,4 +107,13 @@ extension DataConnectCommandPlugin {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// The workspace a sample's reader loaded, handed out of its `@Sendable` closure.
+private final class LoadedWorkspace: @unchecked Sendable {
+    private let lock = NSLock()
+    private var workspace: DataConnectWorkspace?
+
+    func set(_ value: DataConnectWorkspace) { lock.withLock { workspace = value } }
+    func get() -> DataConnectWorkspace? { lock.withLock { workspace } }
 }

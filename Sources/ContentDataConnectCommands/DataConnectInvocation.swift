@@ -70,18 +70,18 @@ struct DataConnectInvocation: Sendable {
         let session = try options.session(registry: Self.registry)
         let configured = session.configuration.backends.contains { $0.typeName == DataConnectPlugin.typeName }
         if session.configuration.location == nil, !configured, dataConnect.backend == nil,
-            let sample = EmbeddedSample.dataConnect
+            let sample = EmbeddedSample.sample(for: DataConnectPlugin.typeName)
         {
             StandardError.write(
                 "content: no configuration found; answering from the built-in movies sample "
                     + "(`content config --help` shows how to configure a backend)")
             let environment = options.environment.filter { $0.key != "FIREBASE_DATA_CONNECT_EMULATOR_HOST" }
-            try await sample { baseURL, workspace in
+            try await sample.run { baseURL, workspace in
                 let text = """
                     backends:
                       movies-sample:
                         type: dataconnect
-                        workspace: \(JSONValue.string(workspace).jsonText)
+                        workspace: \(JSONValue.string(workspace.path).jsonText)
                         project: content-sample
                         emulator: \(baseURL)
                     """

@@ -1,5 +1,5 @@
 public import Foundation
-internal import Hummingbird
+package import Hummingbird
 public import Logging
 internal import NIOCore
 internal import ServiceLifecycle
@@ -13,74 +13,72 @@ internal import UnixSignals
     import Darwin
 #endif
 
-/// Runs the emulators of a workspace over HTTP: `content serve`.
+/// Runs the emulated services of a workspace over HTTP, each on its own port, in one process: `content serve`.
 ///
-/// A workspace folder holds one part per service: `aem/` for AEM, and a Data Connect workspace found
-/// through `firebase.json`, `dataconnect.yaml` or `dataconnect/dataconnect.yaml`. A service whose part is
-/// absent is not started. Each service listens on its own port.
+/// A service whose part of the workspace is absent is not started. Ctrl-C (task cancellation) and SIGTERM shut
+/// every server down gracefully.
 public struct EmulatorServer: Sendable {
     /// Where and how to serve.
     public struct Options: Sendable {
         /// The workspace folder.
         public var workspace: URL
+        /// The services that may run, in the order they start and print.
+        public var services: [any EmulatedService.Type]
         /// The address to listen on; loopback by default.
         public var host: String
-        /// The AEM port; 0 lets the system pick one.
-        public var aemPort: Int
-        /// The Data Connect port; 0 lets the system pick one.
-        public var dataConnectPort: Int
-        /// The sample adapters' port; 0 lets the system pick one.
-        public var resourcePort: Int
+        /// Ports by service name; a service not named listens on its default port, and 0 lets the system pick.
+        public var ports: [String: Int]
         /// A database file to keep content in, or `nil` for memory.
         public var dataFile: String?
-        /// The AEM tier and what it lets through.
-        public var aem: AEMEmulator.Options
-        /// Data Connect seeding and CORS.
-        public var dataConnect: DataConnectEmulator.Options
+        private var serviceOptions: [ObjectIdentifier: any Sendable] = [:]
 
         /// Creates options.
         ///
         /// - Parameters:
         ///   - workspace: The workspace folder.
+        ///   - services: The services that may run.
         ///   - host: The address to listen on.
-        ///   - aemPort: The AEM port.
-        ///   - dataConnectPort: The Data Connect port.
-        ///   - resourcePort: The sample adapters' port.
+        ///   - ports: Ports by service name.
         ///   - dataFile: A database file, or `nil`.
-        ///   - aem: The AEM tier and what it lets through.
-        ///   - dataConnect: Data Connect seeding and CORS.
         public init(
-            workspace: URL,
-            host: String = "127.0.0.1",
-            aemPort: Int = 4503,
-            dataConnectPort: Int = 9399,
-            resourcePort: Int = 10080,
-            dataFile: String? = nil,
-            aem: AEMEmulator.Options = AEMEmulator.Options(),
-            dataConnect: DataConnectEmulator.Options = DataConnectEmulator.Options()
+            workspace: URL, services: [any EmulatedService.Type], host: String = "127.0.0.1",
+            ports: [String: Int] = [:], dataFile: String? = nil
         ) {
             self.workspace = workspace
+            self.services = services
             self.host = host
-            self.aemPort = aemPort
-            self.dataConnectPort = dataConnectPort
-            self.resourcePort = resourcePort
+            self.ports = ports
             self.dataFile = dataFile
-            self.aem = aem
-            self.dataConnect = dataConnect
+        }
+
+        /// Sets one service's own settings.
+        ///
+        /// - Parameters:
+        ///   - options: The settings.
+        ///   - service: The service they are for.
+        public mutating func set<Service: EmulatedService>(_ options: Service.Options, for service: Service.Type) {
+            serviceOptions[ObjectIdentifier(service)] = options
+        }
+
+        /// One service's own settings: as set, else its defaults.
+        ///
+        /// - Parameter service: The service.
+        /// - Returns: Its settings.
+        public func options<Service: EmulatedService>(for service: Service.Type) -> Service.Options {
+            serviceOptions[ObjectIdentifier(service)] as? Service.Options ?? Service.Options()
+        }
+
+        /// The port a service listens on.
+        ///
+        /// - Parameter service: The service.
+        /// - Returns: Its port.
+        public func port(for service: any EmulatedService.Type) -> Int {
+            ports[service.name] ?? service.defaultPort
         }
     }
 
     /// The options.
     public let options: Options
-
-    /// The sample workspace this build was made from (`examples/` in the source tree), when it is still
-    /// there; `content serve` and the embedded default fall back to it outside the repository.
-    public static var sampleWorkspace: URL? {
-        let examples = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("examples")
-        return FileManager.default.fileExists(atPath: examples.appendingPathComponent("aem").path) ? examples : nil
-    }
 
     /// Creates a server.
     ///
@@ -89,59 +87,25 @@ public struct EmulatorServer: Sendable {
         self.options = options
     }
 
-    /// Serves until cancelled or until SIGTERM, then shuts down gracefully.
+    /// Runs every service the workspace has until cancelled or sent SIGTERM.
     ///
     /// - Parameters:
-    ///   - logger: Where request lines go (at `info` with `-v`).
-    ///   - onRunning: Called with each service's name and base URL once it listens, and with its notes.
-    /// - Throws: ``EmulatorError``, or a workspace error naming file, line and column.
+    ///   - logger: Where requests are logged (at `info`).
+    ///   - onRunning: Called with each service's name, base URL and notes once it listens.
+    /// - Throws: ``EmulatorError`` when the workspace holds no service, a port cannot be bound, or a service
+    ///   fails to load.
     public func run(
         logger: Logger,
         onRunning: @escaping @Sendable (_ service: String, _ url: String, _ notes: [String]) async -> Void
     ) async throws {
-        var services: [EmulatorService] = []
-        let aemDirectory = options.workspace.appendingPathComponent("aem")
-        if FileManager.default.fileExists(atPath: aemDirectory.path) {
-            // The base URL is only known once the port is; with a fixed port it is known now.
-            let emulator = try AEMEmulator(
-                directory: aemDirectory,
-                dataFile: options.dataFile,
-                publishBase: "http://\(urlHost):\(options.aemPort)",
-                options: options.aem
-            )
-            let router = Router()
-            router.middlewares.add(RequestLogMiddleware(logger: logger))
-            emulator.addRoutes(to: router)
-            services.append(
-                service("aem", router, port: options.aemPort, portFlag: "--aem-port", logger: logger, onRunning))
-        }
-        if DataConnectEmulator.hasWorkspace(in: options.workspace) {
-            let emulator = try await DataConnectEmulator(
-                workspace: options.workspace, dataFile: options.dataFile, options: options.dataConnect)
-            let router = Router()
-            router.middlewares.add(RequestLogMiddleware(logger: logger))
-            emulator.addRoutes(to: router)
-            services.append(
-                service(
-                    "dataconnect", router, port: options.dataConnectPort, portFlag: "--dataconnect-port",
-                    notes: [emulator.summary] + emulator.notes, logger: logger, onRunning))
-        }
-        let resourceDirectory = options.workspace.appendingPathComponent("resource")
-        if FileManager.default.fileExists(atPath: resourceDirectory.path) {
-            let emulator = try ResourceEmulator(directory: resourceDirectory)
-            let router = Router(options: .autoGenerateHeadEndpoints)
-            router.middlewares.add(RequestLogMiddleware(logger: logger))
-            emulator.addRoutes(to: router)
-            services.append(
-                service(
-                    "resource", router, port: options.resourcePort, portFlag: "--resource-port",
-                    notes: ["sample adapters under /mfp/api"], logger: logger, onRunning))
+        var services: [EmulatorHTTPService] = []
+        for service in options.services where service.isPresent(in: options.workspace) {
+            services.append(try await httpService(service, logger: logger, onRunning))
         }
         guard !services.isEmpty else {
+            let parts = options.services.map { service in service.workspaceDescription }.joined(separator: ", ")
             throw EmulatorError.workspace(
-                "\(options.workspace.path) has neither aem/, resource/ nor a Data Connect workspace (firebase.json, "
-                    + "dataconnect.yaml or dataconnect/dataconnect.yaml); point --workspace at a folder holding one"
-            )
+                "\(options.workspace.path) holds nothing to serve (\(parts)); point --workspace at a folder holding one")
         }
         // A server that is cancelled drops its connections and logs an error for each listener, so every way
         // of stopping (Ctrl-C cancels this task, SIGTERM reaches the group, one service failing) is a graceful
@@ -171,31 +135,41 @@ public struct EmulatorServer: Sendable {
         }
     }
 
-    /// The listening address as a URL writes it: an IPv6 address in brackets.
-    private var urlHost: String { options.host.contains(":") ? "[\(options.host)]" : options.host }
-
-    /// The server of one service, which reports its base URL and notes through `onRunning` once it listens.
-    private func service(
-        _ name: String, _ router: Router<BasicRequestContext>, port: Int, portFlag: String, notes: [String] = [],
-        logger: Logger, _ onRunning: @escaping @Sendable (String, String, [String]) async -> Void
-    ) -> EmulatorService {
+    /// Loads one service and makes its server.
+    private func httpService<Service: EmulatedService>(
+        _ type: Service.Type, logger: Logger,
+        _ onRunning: @escaping @Sendable (String, String, [String]) async -> Void
+    ) async throws -> EmulatorHTTPService {
+        let port = options.port(for: type)
+        // The base URL is only known once the port is; with a fixed port it is known now.
+        let context = EmulatorContext(
+            options: options.options(for: type), baseURL: "http://\(urlHost):\(port)", dataFile: options.dataFile)
+        let service = try await Service.load(workspace: options.workspace, context: context)
+        let router = Router(options: Service.routerOptions)
+        router.middlewares.add(RequestLogMiddleware(logger: logger))
+        service.addRoutes(to: router)
         let host = urlHost
-        return EmulatorService(
-            name: name, address: "\(host):\(port)", portFlag: portFlag,
+        let notes = service.notes
+        return EmulatorHTTPService(
+            name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag,
             application: Application(
                 router: router,
                 configuration: .init(address: .hostname(options.host, port: port), serverName: "content-emulator"),
                 onServerRunning: { channel in
                     // With port 0 the base URL is only known once the system has picked the port.
-                    await onRunning(name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
+                    await onRunning(Service.name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
                 },
                 logger: logger
             ))
     }
+
+    private var urlHost: String { options.host.contains(":") ? "[\(options.host)]" : options.host }
+
+    /// The server of one service, which reports its base URL and notes through `onRunning` once it listens.
 }
 
 /// One emulator's HTTP server, whose failure to listen names the service, its address and the flag to change.
-struct EmulatorService: Service {
+struct EmulatorHTTPService: Service {
     let name: String
     let address: String
     let portFlag: String
@@ -237,64 +211,44 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 }
 
-extension EmulatorServer {
-    /// Runs the AEM emulator inside this process on a free loopback port for the duration of `body`.
-    ///
-    /// This is how commands answer from the sample workspace when no configuration exists.
-    ///
-    /// - Parameters:
-    ///   - workspace: The workspace folder holding `aem/`.
-    ///   - body: What to do with the emulator's base URL.
-    /// - Throws: ``EmulatorError``, or what `body` throws.
-    public static func withInProcessAEM(
-        workspace: URL,
-        _ body: @Sendable (_ baseURL: String) async throws -> Void
-    ) async throws {
-        let emulator = try AEMEmulator(
-            directory: workspace.appendingPathComponent("aem"), publishBase: "http://127.0.0.1")
-        let router = Router()
-        emulator.addRoutes(to: router)
-        try await withInProcess(router, body)
-    }
-}
 
 extension EmulatorServer {
-    /// Runs the Data Connect emulator inside this process on a free loopback port, with an in-memory
-    /// database seeded afresh, for the duration of `body`.
+    /// Runs one service inside this process on a free loopback port for the duration of `body`: how commands
+    /// answer from the built-in sample when nothing is configured, and how tests reach a service over HTTP.
+    ///
+    /// ```swift
+    /// try await EmulatorServer.withInProcess(AEMEmulator.self, workspace: examples) { baseURL in … }
+    /// ```
     ///
     /// - Parameters:
-    ///   - workspace: A folder that leads to a `dataconnect.yaml`.
-    ///   - body: What to do with the emulator's base URL.
-    /// - Throws: ``EmulatorError``, a workspace error, or what `body` throws.
-    public static func withInProcessDataConnect(
-        workspace: URL,
-        _ body: @Sendable (_ baseURL: String) async throws -> Void
-    ) async throws {
-        let emulator = try await DataConnectEmulator(workspace: workspace)
-        let router = Router()
-        emulator.addRoutes(to: router)
-        try await withInProcess(router, body)
-    }
-
-    /// Runs the sample adapters inside this process on a free loopback port for the duration of `body`.
-    ///
-    /// - Parameters:
-    ///   - workspace: The workspace folder holding `resource/`.
-    ///   - body: What to do with the server's base URL.
-    /// - Throws: ``EmulatorError``, or what `body` throws.
-    public static func withInProcessResource(
-        workspace: URL,
-        _ body: @Sendable (_ baseURL: String) async throws -> Void
-    ) async throws {
-        let emulator = try ResourceEmulator(directory: workspace.appendingPathComponent("resource"))
-        let router = Router(options: .autoGenerateHeadEndpoints)
-        emulator.addRoutes(to: router)
-        try await withInProcess(router, body)
+    ///   - service: The service.
+    ///   - workspace: The workspace folder holding the service's part.
+    ///   - options: The service's settings; its defaults when left out (a Data Connect database in memory, seeded
+    ///     afresh).
+    ///   - body: What to do with the service's base URL.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``EmulatorError``, the service's load errors, or what `body` throws.
+    public static func withInProcess<Service: EmulatedService, Result: Sendable>(
+        _ service: Service.Type, workspace: URL, options: Service.Options = Service.Options(),
+        _ body: @Sendable (_ baseURL: String) async throws -> Result
+    ) async throws -> Result {
+        // The port is not known until the server listens; services that write absolute URLs take the host alone.
+        let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1")
+        let loaded = try await Service.load(workspace: workspace, context: context)
+        let router = Router(options: Service.routerOptions)
+        loaded.addRoutes(to: router)
+        return try await withInProcess(router: router, body)
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.
-    static func withInProcess<Result: Sendable>(
-        _ router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Result
+    ///
+    /// - Parameters:
+    ///   - router: The routes.
+    ///   - body: What to do with the base URL.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``EmulatorError/startFailed(_:)``, or what `body` throws.
+    package static func withInProcess<Result: Sendable>(
+        router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(

@@ -27,12 +27,12 @@ struct ResourceInvocation: Sendable {
             return
         }
         if session.configuration.location == nil, !configured, command.backend == nil,
-            let sample = EmbeddedSample.resource
+            let sample = EmbeddedSample.sample(for: ResourcePlugin.typeName)
         {
             StandardError.write(
                 "content: no configuration found; answering from the built-in sample adapters "
                     + "(`content config --help` shows how to configure a backend)")
-            try await sample { baseURL in
+            try await sample.run { baseURL, _ in
                 try await withAdHocBackend(session: session, url: baseURL + "/mfp/api", sample: true)
             }
             return

@@ -31,14 +31,7 @@ struct ContentCommand: AsyncParsableCommand {
     }
 
     static func main() async {
-        EmbeddedSample.install(
-            EmbeddedSample.Samples(
-                aem: EmbeddedSamples.embeddedAEM,
-                dataConnect: EmbeddedSamples.embeddedDataConnect,
-                dataConnectWorkspace: { EmbeddedSamples.sampleDataConnectWorkspace },
-                resource: EmbeddedSamples.embeddedResource
-            )
-        )
+        EmbeddedSample.install(EmbeddedSamples.all)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") || arguments.contains("-h") {
             // An operation's own flags come from its .gql, which the static command tree cannot know.

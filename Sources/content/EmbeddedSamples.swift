@@ -1,47 +1,45 @@
+internal import ContentCommandLine
 internal import ContentEmulator
+internal import ContentSamples
 internal import Foundation
 
-/// The sample workspace the commands fall back on when nothing is configured, served in-process.
+/// The samples the commands fall back on when nothing is configured, one per emulated service that names a backend
+/// type: each serves its part of `./examples` when the current folder has one (so edits show at once), else of the
+/// sample workspace embedded in the binary, written to a private temporary folder for the run.
 enum EmbeddedSamples {
-    /// Runs the AEM emulator over the sample workspace in-process, for commands with no configuration.
-    static let embeddedAEM:
-        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void = {
-            body in
-            try await EmulatorServer.withInProcessAEM(workspace: try sampleWorkspace(holding: "aem"), body)
+    /// Every sample, by the backend type it answers for.
+    static var all: [String: EmbeddedSample.Sample] {
+        var samples: [String: EmbeddedSample.Sample] = [:]
+        for service in BuiltInServices.all {
+            guard let backendType = service.sampleBackendType else { continue }
+            samples[backendType] = sample(of: service)
         }
-
-    /// The sample Data Connect workspace folder: `./examples/dataconnect`, else the one this build came from.
-    static var sampleDataConnectWorkspace: String? {
-        (try? sampleWorkspace(holding: "dataconnect"))?.appendingPathComponent("dataconnect").path
+        return samples
     }
 
-    /// Runs the Data Connect emulator over the sample movies workspace in-process, for commands with no
-    /// configuration; `body` gets its base URL and the workspace folder.
-    static let embeddedDataConnect:
-        @Sendable (_ body: @Sendable (_ baseURL: String, _ workspace: String) async throws -> Void) async throws ->
-            Void = { body in
-                let folder = try sampleWorkspace(holding: "dataconnect").appendingPathComponent("dataconnect")
-                try await EmulatorServer.withInProcessDataConnect(workspace: folder) { baseURL in
-                    try await body(baseURL, folder.path)
+    private static func sample<Service: EmulatedService>(of service: Service.Type) -> EmbeddedSample.Sample {
+        EmbeddedSample.Sample(
+            run: { body in
+                try await withSampleRoot(for: service) { root in
+                    try await EmulatorServer.withInProcess(service, workspace: root) { baseURL in
+                        try await body(baseURL, service.backendFolder(in: root))
+                    }
                 }
-            }
+            },
+            read: { body in
+                try await withSampleRoot(for: service) { try await body(service.backendFolder(in: $0)) }
+            })
+    }
 
-    /// Runs the sample adapters in-process, for `content request` with no configuration.
-    static let embeddedResource:
-        @Sendable (_ body: @Sendable (_ baseURL: String) async throws -> Void) async throws -> Void = { body in
-            try await EmulatorServer.withInProcessResource(workspace: try sampleWorkspace(holding: "resource"), body)
-        }
-
-    /// The sample workspace with a service's folder: `./examples` when it is there, else the workspace this
-    /// build was made from.
-    static func sampleWorkspace(holding service: String) throws -> URL {
+    /// Runs `body` with `./examples` when it holds the service's part, else with the embedded sample written out.
+    private static func withSampleRoot(for service: any EmulatedService.Type, _ body: (URL) async throws -> Void)
+        async throws
+    {
         let local = URL(fileURLWithPath: "examples")
-        if FileManager.default.fileExists(atPath: local.appendingPathComponent(service).path) { return local }
-        guard let sample = EmulatorServer.sampleWorkspace,
-            FileManager.default.fileExists(atPath: sample.appendingPathComponent(service).path)
-        else {
-            throw EmulatorError.workspace("the built-in sample workspace is not available; configure a backend")
+        if service.isPresent(in: local) {
+            try await body(local)
+        } else {
+            try await SampleWorkspace.withFolder(body)
         }
-        return sample
     }
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import ContentCommandLine
 import ContentOutput
+import ContentAEMEmulator
+import ContentDataConnectEmulator
 import ContentEmulator
+import ContentResourceEmulator
+import ContentSamples
 import Foundation
 import Logging
 
@@ -59,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The workspace folder; default ./examples, else the sample workspace content was built with.",
+            "The workspace folder; default ./examples, else the sample workspace built into content.",
             valueName: "dir"
         )
     )
@@ -133,39 +137,37 @@ struct ServeCommand: AsyncParsableCommand {
         try await reportFailures {
             let level: Logger.Level = verbose ? .info : .warning
             let logger = Logger(label: "content.serve") { _ in StderrLogHandler(logLevel: level) }
-            let folder: URL
             if let workspace {
-                folder = URL(fileURLWithPath: workspace)
-            } else if FileManager.default.fileExists(atPath: "examples/aem")
-                || DataConnectEmulator.hasWorkspace(in: URL(fileURLWithPath: "examples"))
-            {
-                folder = URL(fileURLWithPath: "examples")
-            } else if let sample = EmulatorServer.sampleWorkspace {
-                folder = sample
+                try await serve(URL(fileURLWithPath: workspace), logger: logger)
+            } else if BuiltInServices.all.contains(where: { $0.isPresent(in: URL(fileURLWithPath: "examples")) }) {
+                try await serve(URL(fileURLWithPath: "examples"), logger: logger)
             } else {
-                throw EmulatorError.workspace(
-                    "no ./examples workspace here and no sample workspace; pass --workspace DIR")
+                // The sample workspace travels in the binary; it is written out for as long as the services run.
+                try await SampleWorkspace.withFolder { try await serve($0, logger: logger) }
             }
-            let options = EmulatorServer.Options(
-                workspace: folder,
-                host: host,
-                aemPort: aemPort,
-                dataConnectPort: dataConnectPort,
-                resourcePort: resourcePort,
-                dataFile: data,
-                aem: AEMEmulator.Options(
+        }
+    }
+
+    private func serve(_ folder: URL, logger: Logger) async throws {
+            var options = EmulatorServer.Options(
+                workspace: folder, services: BuiltInServices.all, host: host,
+                ports: [
+                    AEMEmulator.name: aemPort, DataConnectEmulator.name: dataConnectPort,
+                    ResourceEmulator.name: resourcePort,
+                ],
+                dataFile: data)
+            options.set(
+                AEMEmulator.Options(
                     mode: mode.tier,
                     username: String(credentials.prefix { $0 != ":" }),
                     password: String(credentials.drop { $0 != ":" }.dropFirst()),
                     token: token ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_TOKEN"],
                     corsOrigin: cors,
                     graphqlResponseJSON: graphqlResponseJSON
-                ),
-                dataConnect: DataConnectEmulator.Options(
-                    seedFile: seed.map { URL(fileURLWithPath: $0) },
-                    corsOrigin: cors
-                )
-            )
+                ), for: AEMEmulator.self)
+            options.set(
+                DataConnectEmulator.Options(seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors),
+                for: DataConnectEmulator.self)
             try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
                 StandardError.write("content: \(service) emulator on \(url)")
                 for note in notes { StandardError.write("content: \(service): \(note)") }
@@ -175,6 +177,5 @@ struct ServeCommand: AsyncParsableCommand {
                             + "(development only)")
                 }
             }
-        }
     }
 }

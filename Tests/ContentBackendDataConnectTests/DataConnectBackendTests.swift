@@ -11,9 +11,7 @@ import Testing
 /// The example workspace of the repository, `examples/dataconnect`: service `content-sample` in `us-central1`,
 /// connector `movies`.
 private enum Example {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("examples/dataconnect")
+    static let folder = TestLocations.examples.appendingPathComponent("dataconnect")
 
     static func workspace() throws -> DataConnectWorkspace {
         try DataConnectWorkspace.load(from: folder)
@@ -237,7 +235,7 @@ struct DataConnectBackendTests {
     }
 
     @Test func relativeWorkspaceResolvesAgainstTheConfigurationDirectory() throws {
-        let repository = Example.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let repository = TestLocations.repository
         let backend = try made(
             #"{"project":"demo","workspace":"examples/dataconnect"}"#, baseDirectory: repository.path)
         #expect(backend.workspace.serviceID == "content-sample")

@@ -1,3 +1,4 @@
+import ContentTesting
 import Foundation
 
 /// The workspaces whose generated clients are pinned: the sample movies workspace and the three real ones of
@@ -18,9 +19,8 @@ enum GoldenWorkspaces {
         var fixture: String?
     }
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/dataconnect")
+    static let repository = TestLocations.repository
+    static let corpus = TestLocations.corpus.appendingPathComponent("dataconnect")
     static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Golden")
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(

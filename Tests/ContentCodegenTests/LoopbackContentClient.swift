@@ -1,3 +1,5 @@
+import ContentAEMEmulator
+import ContentDataConnectEmulator
 import ContentEmulator
 import ContentKit
 import Foundation
@@ -8,7 +10,7 @@ enum LoopbackContentClient {
     static func withDataConnect(
         workspace: URL, project: String, _ body: @Sendable (ContentClient) async throws -> Void
     ) async throws {
-        try await EmulatorServer.withInProcessDataConnect(workspace: workspace) { baseURL in
+        try await EmulatorServer.withInProcess(DataConnectEmulator.self, workspace: workspace) { baseURL in
             let settings = DataConnectSettings(endpoint: .url(baseURL), project: project)
             try await ContentClient.withClient(configuration: ContentClientConfiguration(dataConnect: settings), body)
         }
@@ -16,7 +18,7 @@ enum LoopbackContentClient {
 
     /// Serves `workspace`'s AEM instance, and runs `body` with a client pointed at it.
     static func withAEM(workspace: URL, _ body: @Sendable (ContentClient) async throws -> Void) async throws {
-        try await EmulatorServer.withInProcessAEM(workspace: workspace) { baseURL in
+        try await EmulatorServer.withInProcess(AEMEmulator.self, workspace: workspace) { baseURL in
             try await ContentClient.withClient(
                 configuration: ContentClientConfiguration(aem: AEMSettings(url: baseURL)), body)
         }

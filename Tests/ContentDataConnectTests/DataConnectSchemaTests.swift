@@ -1,14 +1,14 @@
 import ContentJSON
 import Foundation
+import ContentTesting
 import Testing
 
 @testable import ContentDataConnect
 
 struct DataConnectSchemaTests {
     /// `examples/dataconnect/schema/schema.gql` in the repository.
-    private static let exampleSchemaFile = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("examples/dataconnect/schema/schema.gql")
+    private static let exampleSchemaFile = TestLocations.examples.appendingPathComponent(
+        "dataconnect/schema/schema.gql")
 
     private func exampleSchema() throws -> DataConnectSchema {
         let data = try #require(FileManager.default.contents(atPath: Self.exampleSchemaFile.path))

@@ -1,14 +1,13 @@
 import ContentJSON
 import Foundation
+import ContentTesting
 import Testing
 
 @testable import ContentDataConnect
 
 struct DataConnectWorkspaceTests {
     /// `examples/dataconnect` in the repository.
-    private static let example = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("examples/dataconnect")
+    private static let example = TestLocations.examples.appendingPathComponent("dataconnect")
 
     /// A small valid manifest: one schema folder and one connector folder.
     private static let manifest = """

@@ -1,4 +1,5 @@
 import Foundation
+import ContentTesting
 import Testing
 
 /// Runs the built `content` binary, as a user would, and captures what it prints.
@@ -22,8 +23,7 @@ struct ContentProcess {
     static var binary: URL { productsDirectory.appendingPathComponent("content") }
 
     /// The repository root, for its `examples/`.
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestLocations.repository
 
     /// Runs `content` with arguments in a directory, with a controlled environment (no inherited config).
     static func run(

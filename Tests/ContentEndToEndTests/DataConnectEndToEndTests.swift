@@ -1,13 +1,12 @@
 import Foundation
+import ContentTesting
 import Testing
 
 /// The shared corpus beside the repository, with workspaces copied from public projects.
 ///
 /// Tests that need it skip their checks, with a printed note, when it is not there.
 enum Corpus {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static let root = TestLocations.corpus
 
     /// A corpus folder, or nil (with a visible note) when the corpus is not beside the repository.
     static func folder(_ relative: String) -> URL? {

@@ -1,15 +1,13 @@
 import ContentJSON
 import Foundation
+import ContentTesting
 import Testing
 
 @testable import ContentKit
 
 struct PersistedQueryURLTests {
     @Test func matchesTheJSClientOnTheCorpusVectors() throws {
-        let file = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(
-                "shared/corpus/aem/persisted-query-encoding-vectors.json")
+        let file = TestLocations.corpus.appendingPathComponent("aem/persisted-query-encoding-vectors.json")
         guard let data = FileManager.default.contents(atPath: file.path) else {
             print("note: skipping the encoding vectors: the shared corpus is not beside the repository")
             return

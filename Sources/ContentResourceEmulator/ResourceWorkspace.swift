@@ -1,3 +1,4 @@
+internal import ContentEmulator
 internal import ContentCore
 internal import ContentJSON
 internal import ContentYAML

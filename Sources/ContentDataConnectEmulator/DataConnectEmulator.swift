@@ -1,3 +1,4 @@
+internal import ContentEmulator
 internal import ContentDataConnect
 internal import ContentJSON
 public import Foundation
@@ -71,7 +72,7 @@ public struct DataConnectEmulator: Sendable {
     }
 
     /// Parts of the workspace that are not served, to tell the user at start.
-    public var notes: [String] { engine.workspace.notes }
+    public var workspaceNotes: [String] { engine.workspace.notes }
 
     /// Adds the Data Connect routes to a router.
     ///

@@ -1,3 +1,4 @@
+internal import ContentEmulator
 internal import ContentAEM
 internal import ContentCore
 internal import ContentJSON

@@ -1,3 +1,4 @@
+internal import ContentEmulator
 internal import ContentJSON
 internal import Foundation
 internal import GRDB

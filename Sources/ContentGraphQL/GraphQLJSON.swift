@@ -1,11 +1,11 @@
-internal import ContentJSON
-internal import GraphQL
+package import ContentJSON
+package import GraphQL
 internal import OrderedCollections
 
 /// Converting between the project's JSON documents and GraphQLSwift's `Map`, for every emulator.
-enum GraphQLJSON {
+package enum GraphQLJSON {
 
-    static func map(_ value: JSONValue) -> Map {
+    package static func map(_ value: JSONValue) -> Map {
         switch value {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
@@ -21,7 +21,7 @@ enum GraphQLJSON {
         }
     }
 
-    static func json(_ map: Map) -> JSONValue {
+    package static func json(_ map: Map) -> JSONValue {
         switch map {
         case .undefined, .null: return .null
         case .bool(let flag): return .bool(flag)
@@ -39,7 +39,7 @@ enum GraphQLJSON {
         }
     }
 
-    static func json(_ error: GraphQLError) -> JSONValue {
+    package static func json(_ error: GraphQLError) -> JSONValue {
         var object: JSONObject = ["message": .string(error.message)]
         if !error.locations.isEmpty {
             object["locations"] = .array(

@@ -1,14 +1,16 @@
+import ContentEmulatorTesting
 import ContentJSON
+import ContentTesting
 import Foundation
 import Testing
 
-@testable import ContentEmulator
+@testable import ContentDataConnectEmulator
 
 /// The real-world Data Connect workspaces of the shared corpus, laid out as their projects lay them out.
 ///
 /// Starting the emulator over one parses and validates every operation of its connectors against the schema the
 /// emulator derives; each test then runs a representative set of those operations and checks the results against
-/// the seed data. Without the corpus each test passes with the note `Locations.corpusFolder` prints.
+/// the seed data. Without the corpus each test passes with the note `TestLocations.corpusFolder` prints.
 struct DataConnectCorpusTests {
     // MARK: - Layout
 
@@ -76,7 +78,7 @@ struct DataConnectCorpusTests {
     }
 
     /// The `error.status` of a request error.
-    private static func status(_ exchange: AEMHarness.Exchange) -> String? {
+    private static func status(_ exchange: EmulatorExchange) -> String? {
         exchange.json?["error"]?["status"]?.stringValue
     }
 
@@ -97,7 +99,7 @@ struct DataConnectCorpusTests {
 
     /// FriendlyFlix as its repository lays it out, and its seed file; nil (with a note) without the corpus.
     private static func friendlyFlix() throws -> (folder: URL, seed: URL)? {
-        guard let corpus = Locations.corpusFolder("dataconnect/friendlyflix-ios") else { return nil }
+        guard let corpus = TestLocations.corpusFolder("dataconnect/friendlyflix-ios") else { return nil }
         let folder = try layOut(
             corpus,
             [
@@ -129,7 +131,7 @@ struct DataConnectCorpusTests {
         let emulator = try await DataConnectEmulator(
             workspace: workspace.folder, options: .init(seedFile: workspace.seed))
         #expect(emulator.summary == "service dataconnect (us-central1), connectors: friendly-flix")
-        #expect(emulator.notes.isEmpty)
+        #expect(emulator.workspaceNotes.isEmpty)
         #expect(
             Self.operationNames(emulator, Self.flix)
                 == [
@@ -373,7 +375,7 @@ struct DataConnectCorpusTests {
 
     /// The SDK's integration-test workspace as its repository lays it out; nil (with a note) without the corpus.
     private static func kitchenSink() throws -> URL? {
-        guard let corpus = Locations.corpusFolder("dataconnect/ios-sdk-kitchensink") else { return nil }
+        guard let corpus = TestLocations.corpusFolder("dataconnect/ios-sdk-kitchensink") else { return nil }
         return try layOut(
             corpus,
             [
@@ -633,7 +635,7 @@ struct DataConnectCorpusTests {
     /// The template as `firebase init dataconnect` writes it, optionally with the custom-resolver schema beside the
     /// Postgres one; nil (with a note) without the corpus.
     private static func initTemplate(withSecondarySchema: Bool = false) throws -> URL? {
-        guard let corpus = Locations.corpusFolder("dataconnect/firebase-tools-init-template") else { return nil }
+        guard let corpus = TestLocations.corpusFolder("dataconnect/firebase-tools-init-template") else { return nil }
         func text(_ name: String) throws -> String {
             try String(contentsOf: corpus.appendingPathComponent(name), encoding: .utf8)
         }
@@ -674,7 +676,7 @@ struct DataConnectCorpusTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let emulator = try await DataConnectEmulator(workspace: folder)
         #expect(emulator.summary == "service content-demo (us-central1), connectors: example")
-        #expect(emulator.notes.isEmpty)
+        #expect(emulator.workspaceNotes.isEmpty)
         #expect(
             Self.operationNames(emulator, Self.template)
                 == [
@@ -695,9 +697,9 @@ struct DataConnectCorpusTests {
         guard let folder = try Self.initTemplate(withSecondarySchema: true) else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
         let emulator = try await DataConnectEmulator(workspace: folder)
-        #expect(emulator.notes.count == 1)
-        #expect(emulator.notes.first?.contains("hello") == true, "\(emulator.notes)")
-        #expect(emulator.notes.first?.contains("HTTP GraphQL") == true, "\(emulator.notes)")
+        #expect(emulator.workspaceNotes.count == 1)
+        #expect(emulator.workspaceNotes.first?.contains("hello") == true, "\(emulator.workspaceNotes)")
+        #expect(emulator.workspaceNotes.first?.contains("HTTP GraphQL") == true, "\(emulator.workspaceNotes)")
         try await DataConnectHarness.run(workspace: folder) { client async throws in
             let movies = try await client.query("ListMovies", connector: Self.template)
             #expect(movies.json?["data"]?["movies"]?.arrayValue?.count == 18, "\(movies.text)")

@@ -1,8 +1,10 @@
+import ContentEmulator
+import ContentEmulatorTesting
 import ContentJSON
 import Foundation
 import Testing
 
-@testable import ContentEmulator
+@testable import ContentDataConnectEmulator
 
 /// The REST surface of the Data Connect emulator over the example workspace: connector operations by name,
 /// the production error shapes, auth levels, durability and concurrency.

@@ -1,9 +1,9 @@
+import ContentEmulatorTesting
 import ContentJSON
 import Foundation
-import NIOHTTP1
 import Testing
 
-@testable import ContentEmulator
+@testable import ContentAEMEmulator
 
 struct AEMAuthorModeTests {
     private let adminAuthorization = ("Authorization", "Basic " + Data("admin:admin".utf8).base64EncodedString())
@@ -34,7 +34,7 @@ struct AEMAuthorModeTests {
             let query = "{ adventureList(sort: \"price DESC\", limit: 1) { items { title price } } }"
             let created = try await client.send(
                 "/graphql/persist.json/wknd-shared/most-expensive",
-                method: .PUT,
+                method: "PUT",
                 body: query,
                 headers: [adminAuthorization]
             )
@@ -50,7 +50,7 @@ struct AEMAuthorModeTests {
             )
             let again = try await client.send(
                 "/graphql/persist.json/wknd-shared/most-expensive",
-                method: .PUT,
+                method: "PUT",
                 body: query,
                 headers: [adminAuthorization]
             )
@@ -80,7 +80,7 @@ struct AEMAuthorModeTests {
     @Test func publishModeRefusesToPersist() async throws {
         try await AEMHarness.run { client in
             let refused = try await client.send(
-                "/graphql/persist.json/wknd-shared/x", method: .PUT, body: "{ a }", headers: [])
+                "/graphql/persist.json/wknd-shared/x", method: "PUT", body: "{ a }", headers: [])
             #expect(refused.status == 405)
             #expect(refused.text.contains("--mode author"))
         }
@@ -134,7 +134,7 @@ struct AEMAuthorModeTests {
             #expect(exchange.header("Access-Control-Allow-Origin") == "http://localhost:3000")
             let preflight = try await client.send(
                 "/graphql/execute.json/wknd-shared/adventures-all",
-                method: .OPTIONS,
+                method: "OPTIONS",
                 body: nil,
                 headers: [("Origin", "http://localhost:3000"), ("Access-Control-Request-Method", "GET")]
             )

@@ -1,8 +1,10 @@
+import ContentEmulatorTesting
 import ContentJSON
+import ContentTesting
 import Foundation
 import Testing
 
-@testable import ContentEmulator
+@testable import ContentAEMEmulator
 
 struct AEMEmulatorTests {
     private func items(_ exchange: AEMHarness.Exchange, _ field: String) -> [JSONValue] {

@@ -1,3 +1,4 @@
+internal import ContentGraphQL
 internal import ContentDataConnect
 internal import ContentJSON
 internal import Foundation

@@ -1,3 +1,4 @@
+internal import ContentEmulator
 internal import ContentJSON
 public import Foundation
 internal import GraphQL

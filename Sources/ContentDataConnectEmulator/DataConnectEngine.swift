@@ -1,3 +1,5 @@
+internal import ContentEmulator
+internal import ContentGraphQL
 internal import ContentCore
 internal import ContentDataConnect
 internal import ContentJSON

@@ -1,8 +1,9 @@
+import ContentEmulatorTesting
 import ContentJSON
 import Foundation
 import Testing
 
-@testable import ContentEmulator
+@testable import ContentDataConnectEmulator
 
 /// The generated GraphQL surface of the Data Connect emulator over the example workspace.
 ///
@@ -52,7 +53,7 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// The messages of a GraphQL response's `errors`.
-    private static func errors(_ exchange: AEMHarness.Exchange) -> [String] {
+    private static func errors(_ exchange: EmulatorExchange) -> [String] {
         (exchange.json?["errors"]?.arrayValue ?? []).compactMap { $0["message"]?.stringValue }
     }
 

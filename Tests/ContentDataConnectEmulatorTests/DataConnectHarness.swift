@@ -1,39 +1,36 @@
-import AsyncHTTPClient
 import ContentDataConnect
+import ContentEmulatorTesting
 import ContentJSON
+import ContentTesting
 import Foundation
-import Hummingbird
-import Logging
-import NIOCore
-import NIOHTTP1
 import Testing
 
-@testable import ContentEmulator
+@testable import ContentDataConnectEmulator
 
 /// A Data Connect emulator on 127.0.0.1 and a free port, alive for the duration of `body`.
 enum DataConnectHarness {
     /// Calls the REST surface of one service.
     struct Client: Sendable {
-        let http: AEMHarness.Client
+        let http: EmulatorTestClient
         let service: String
 
         /// `:executeQuery` on a connector.
         func query(
             _ operation: String, variables: String = "{}", connector: String = "movies", token: String? = nil
-        ) async throws -> AEMHarness.Exchange {
+        ) async throws -> EmulatorExchange {
             try await execute("executeQuery", operation, variables: variables, connector: connector, token: token)
         }
 
         /// `:executeMutation` on a connector.
         func mutate(
             _ operation: String, variables: String = "{}", connector: String = "movies", token: String? = nil
-        ) async throws -> AEMHarness.Exchange {
+        ) async throws -> EmulatorExchange {
             try await execute("executeMutation", operation, variables: variables, connector: connector, token: token)
         }
 
         func execute(
             _ verb: String, _ operation: String, variables: String, connector: String, token: String?
-        ) async throws -> AEMHarness.Exchange {
+        ) async throws -> EmulatorExchange {
             let body = #"{"operationName":"\#(operation)","variables":\#(variables)}"#
             return try await http.post(
                 "\(service)/connectors/\(connector):\(verb)", json: body,
@@ -41,7 +38,7 @@ enum DataConnectHarness {
         }
 
         /// Any GraphQL, with full access (`:executeGraphql`).
-        func graphql(_ query: String, variables: String = "{}") async throws -> AEMHarness.Exchange {
+        func graphql(_ query: String, variables: String = "{}") async throws -> EmulatorExchange {
             let body = JSONValue.object(["query": .string(query)]).jsonText
             let withVariables = String(body.dropLast()) + #","variables":\#(variables)}"#
             return try await http.post("\(service):executeGraphql", json: withVariables)
@@ -79,7 +76,7 @@ enum DataConnectHarness {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("dc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: Locations.examples.appendingPathComponent("dataconnect"), to: root.appendingPathComponent("dataconnect")
+            at: TestLocations.examples.appendingPathComponent("dataconnect"), to: root.appendingPathComponent("dataconnect")
         )
         return root
     }
@@ -102,19 +99,18 @@ enum DataConnectHarness {
         dataFile: String? = nil,
         seed: URL? = nil,
         project: String = "demo",
+        mode: EmulatorTestingMode = .inProcess,
         _ body: @Sendable (Client) async throws -> Result
     ) async throws -> Result {
         let folder = try workspace ?? exampleWorkspace()
-        let emulator = try await DataConnectEmulator(
-            workspace: folder, dataFile: dataFile, options: .init(seedFile: seed))
-        let location = emulator.engine.workspace.location
-        let service = emulator.engine.workspace.serviceID
-        let router = Router()
-        emulator.addRoutes(to: router)
         defer { if workspace == nil { try? FileManager.default.removeItem(at: folder) } }
-        let path = "/v1/projects/\(project)/locations/\(location)/services/\(service)"
-        return try await AEMHarness.serve(router) { base, http in
-            try await body(Client(http: AEMHarness.Client(base: base, http: http), service: path))
+        return try await EmulatorTesting.run(
+            DataConnectEmulator.self, workspace: folder, options: .init(seedFile: seed), dataFile: dataFile, mode: mode
+        ) { emulator, client in
+            let location = emulator.engine.workspace.location
+            let service = emulator.engine.workspace.serviceID
+            let path = "/v1/projects/\(project)/locations/\(location)/services/\(service)"
+            return try await body(Client(http: client, service: path))
         }
     }
 }
