@@ -329,6 +329,21 @@ let package = Package(
         ),
         .testTarget(
             name: "ContentBackendAEMTests", dependencies: ["ContentBackendAEM", "ContentJSON", "ContentTesting"]),
+        .testTarget(
+            name: "ContentRuntimeTests",
+            dependencies: [
+                "ContentRuntime", "ContentCommandLine", "ContentCore", "ContentJSON", "ContentTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ContentAEMTests",
+            dependencies: [
+                "ContentAEM", "ContentTesting", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .testTarget(name: "ContentAEMCommandsTests", dependencies: ["ContentAEMCommands", "ContentJSON"]),
         .testTarget(
             name: "ContentKitTests",

@@ -1,5 +1,5 @@
-internal import ContentBackendAEM
 internal import ArgumentParser
+internal import ContentBackendAEM
 internal import ContentCommandLine
 internal import ContentConfig
 internal import ContentCore

@@ -1,5 +1,5 @@
-internal import ContentBackendAEM
 public import ArgumentParser
+internal import ContentBackendAEM
 public import ContentCommandLine
 
 /// The commands of the `aem` backend: `content aem`.

@@ -1,7 +1,7 @@
-internal import ContentEmulator
-internal import ContentGraphQL
 internal import ContentAEM
 internal import ContentDataConnect
+internal import ContentEmulator
+internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
 internal import GraphQL

@@ -1,6 +1,6 @@
-internal import ContentEmulator
 internal import ContentAEM
 internal import ContentCore
+internal import ContentEmulator
 internal import ContentJSON
 internal import ContentYAML
 internal import Foundation

@@ -18,7 +18,9 @@ public struct AEMBackend: ContentBackend {
     package var cache: ResponseCache?
 
     /// The base URL without a trailing slash.
-    package var base: String { configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url }
+    package var base: String {
+        configuration.url.hasSuffix("/") ? String(configuration.url.dropLast()) : configuration.url
+    }
 
     /// The persisted-query configuration.
     package var queryConfiguration: String { configuration.configuration ?? "wknd-shared" }

@@ -1,5 +1,5 @@
-internal import ContentJSON
 internal import ContentGraphQL
+internal import ContentJSON
 internal import GraphQL
 
 /// Reading GraphQL source with GraphQLSwift's parser, and the small AST questions the workspace asks.

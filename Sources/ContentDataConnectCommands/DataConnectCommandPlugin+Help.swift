@@ -36,7 +36,8 @@ extension DataConnectCommandPlugin {
         guard positionals.count >= 2 else { return nil }
         let environment = ProcessInfo.processInfo.environment
         guard
-            let workspace = try? await helpWorkspace(config: configFlag, backend: backendFlag, environment: environment),
+            let workspace = try? await helpWorkspace(
+                config: configFlag, backend: backendFlag, environment: environment),
             let connector = workspace.connector(positionals[0]),
             let operation = connector.operation(positionals[1])
         else { return nil }

@@ -1,5 +1,5 @@
-internal import ContentBackendDataConnect
 public import ArgumentParser
+internal import ContentBackendDataConnect
 public import ContentCommandLine
 
 /// The commands of the `dataconnect` backend: `content query` and `content mutate`.

@@ -1,5 +1,5 @@
-internal import ContentBackendDataConnect
 internal import ArgumentParser
+internal import ContentBackendDataConnect
 internal import ContentCommandLine
 internal import ContentDataConnect
 

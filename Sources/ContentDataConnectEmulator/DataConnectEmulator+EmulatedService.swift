@@ -18,7 +18,7 @@ extension DataConnectEmulator: EmulatedService {
     public static let defaultPort = 9399
     /// What a workspace holds for Data Connect.
     public static let workspaceDescription =
-        "a Data Connect workspace: firebase.json, dataconnect.yaml or dataconnect/dataconnect.yaml"
+        "a Data Connect workspace (firebase.json, dataconnect.yaml or dataconnect/dataconnect.yaml)"
 
     /// Whether the workspace leads to a `dataconnect.yaml`.
     ///

@@ -1,5 +1,5 @@
-internal import ContentEmulator
 internal import ContentDataConnect
+internal import ContentEmulator
 internal import ContentJSON
 public import Foundation
 internal import HTTPTypes

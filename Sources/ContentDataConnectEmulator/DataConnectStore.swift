@@ -1,6 +1,6 @@
-internal import ContentEmulator
 internal import ContentCore
 internal import ContentDataConnect
+internal import ContentEmulator
 internal import ContentJSON
 internal import Foundation
 internal import GRDB

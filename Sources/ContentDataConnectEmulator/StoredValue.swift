@@ -1,5 +1,5 @@
-internal import ContentGraphQL
 internal import ContentDataConnect
+internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
 internal import GRDB

@@ -103,9 +103,9 @@ public struct EmulatorServer: Sendable {
             services.append(try await httpService(service, logger: logger, onRunning))
         }
         guard !services.isEmpty else {
-            let parts = options.services.map { service in service.workspaceDescription }.joined(separator: ", ")
             throw EmulatorError.workspace(
-                "\(options.workspace.path) holds nothing to serve (\(parts)); point --workspace at a folder holding one")
+                "\(options.workspace.path) has \(Self.neither(options.services.map { $0.workspaceDescription })); "
+                    + "point --workspace at a folder holding one")
         }
         // A server that is cancelled drops its connections and logs an error for each listener, so every way
         // of stopping (Ctrl-C cancels this task, SIGTERM reaches the group, one service failing) is a graceful
@@ -133,6 +133,14 @@ public struct EmulatorServer: Sendable {
         } catch {
             throw EmulatorError.startFailed("\(error)")
         }
+    }
+
+    /// "neither aem/, resource/ nor a Data Connect workspace (…)": folders first, then the rest, in registry order.
+    private static func neither(_ parts: [String]) -> String {
+        let ordered = parts.filter { $0.hasSuffix("/") } + parts.filter { !$0.hasSuffix("/") }
+        guard let last = ordered.last else { return "no services to look for" }
+        guard ordered.count > 1 else { return "no \(last)" }
+        return "neither \(ordered.dropLast().joined(separator: ", ")) nor \(last)"
     }
 
     /// Loads one service and makes its server.
@@ -210,7 +218,6 @@ struct RequestLogMiddleware: RouterMiddleware {
         return response
     }
 }
-
 
 extension EmulatorServer {
     /// Runs one service inside this process on a free loopback port for the duration of `body`: how commands

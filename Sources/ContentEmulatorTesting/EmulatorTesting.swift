@@ -142,8 +142,7 @@ public struct EmulatorTestClient: Sendable {
     ///   - headers: More headers.
     /// - Returns: The answer.
     /// - Throws: A transport failure.
-    public func post(_ path: String, json: String, headers: [(String, String)] = []) async throws -> EmulatorExchange
-    {
+    public func post(_ path: String, json: String, headers: [(String, String)] = []) async throws -> EmulatorExchange {
         try await send(path, method: "POST", body: json, headers: [("Content-Type", "application/json")] + headers)
     }
 

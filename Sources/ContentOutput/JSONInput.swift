@@ -1,6 +1,5 @@
 public import ContentCore
 internal import ContentJSON
-
 internal import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-internal import ContentBackendResource
 internal import ArgumentParser
+internal import ContentBackendResource
 internal import ContentCommandLine
 internal import ContentCore
 internal import ContentJSON

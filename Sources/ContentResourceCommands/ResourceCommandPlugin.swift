@@ -1,5 +1,5 @@
-internal import ContentBackendResource
 public import ArgumentParser
+internal import ContentBackendResource
 public import ContentCommandLine
 
 /// The commands of the `resource` backend: `content request`.

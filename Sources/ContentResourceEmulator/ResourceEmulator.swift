@@ -1,5 +1,5 @@
-internal import ContentEmulator
 internal import ContentCore
+internal import ContentEmulator
 internal import ContentJSON
 public import Foundation
 internal import HTTPTypes

@@ -1,5 +1,5 @@
-internal import ContentEmulator
 internal import ContentCore
+internal import ContentEmulator
 internal import ContentJSON
 internal import ContentYAML
 internal import Foundation

@@ -89,6 +89,7 @@ extension ContentClientConfiguration {
                 return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
-        return AEMSettings(url: configuration.url, authentication: authentication, headers: configuration.headers ?? [:])
+        return AEMSettings(
+            url: configuration.url, authentication: authentication, headers: configuration.headers ?? [:])
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The built-in sample workspace (WKND on AEM, the movies connector on Data Connect, the sample adapters), carried
 /// inside the binary so `content aem adventures` and its kin work wherever the binary is copied.

@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// A fresh directory under the system's temporary directory, for tests that need real files.
 ///

@@ -1,9 +1,9 @@
 import ArgumentParser
 import ContentCommandLine
-import ContentOutput
 import ContentConfig
 import ContentCore
 import ContentJSON
+import ContentOutput
 import ContentRuntime
 
 /// `content backends`: the configured backends, or with `--types` the backend types this build knows.

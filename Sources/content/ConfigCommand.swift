@@ -1,8 +1,8 @@
 import ArgumentParser
 import ContentCommandLine
-import ContentOutput
 import ContentConfig
 import ContentCore
+import ContentOutput
 import ContentRuntime
 import Foundation
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ContentCommandLine
-import ContentOutput
 import ContentCore
+import ContentOutput
 import ContentRuntime
 import Foundation
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ContentCommandLine
 import ContentConfig
-import ContentRuntime
 import ContentOutput
+import ContentRuntime
 
 /// `content format [FILE|-]`: renders saved JSON or NDJSON with the same options as every query.
 struct FormatCommand: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
-import ContentCommandLine
-import ContentOutput
 import ContentAEMEmulator
+import ContentCommandLine
 import ContentDataConnectEmulator
 import ContentEmulator
+import ContentOutput
 import ContentResourceEmulator
 import ContentSamples
 import Foundation
@@ -149,33 +149,33 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(_ folder: URL, logger: Logger) async throws {
-            var options = EmulatorServer.Options(
-                workspace: folder, services: BuiltInServices.all, host: host,
-                ports: [
-                    AEMEmulator.name: aemPort, DataConnectEmulator.name: dataConnectPort,
-                    ResourceEmulator.name: resourcePort,
-                ],
-                dataFile: data)
-            options.set(
-                AEMEmulator.Options(
-                    mode: mode.tier,
-                    username: String(credentials.prefix { $0 != ":" }),
-                    password: String(credentials.drop { $0 != ":" }.dropFirst()),
-                    token: token ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_TOKEN"],
-                    corsOrigin: cors,
-                    graphqlResponseJSON: graphqlResponseJSON
-                ), for: AEMEmulator.self)
-            options.set(
-                DataConnectEmulator.Options(seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors),
-                for: DataConnectEmulator.self)
-            try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
-                StandardError.write("content: \(service) emulator on \(url)")
-                for note in notes { StandardError.write("content: \(service): \(note)") }
-                if service == "dataconnect" {
-                    StandardError.write(
-                        "content: dataconnect: X-Firebase-Auth-Token is trusted without signature checks "
-                            + "(development only)")
-                }
+        var options = EmulatorServer.Options(
+            workspace: folder, services: BuiltInServices.all, host: host,
+            ports: [
+                AEMEmulator.name: aemPort, DataConnectEmulator.name: dataConnectPort,
+                ResourceEmulator.name: resourcePort,
+            ],
+            dataFile: data)
+        options.set(
+            AEMEmulator.Options(
+                mode: mode.tier,
+                username: String(credentials.prefix { $0 != ":" }),
+                password: String(credentials.drop { $0 != ":" }.dropFirst()),
+                token: token ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_TOKEN"],
+                corsOrigin: cors,
+                graphqlResponseJSON: graphqlResponseJSON
+            ), for: AEMEmulator.self)
+        options.set(
+            DataConnectEmulator.Options(seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors),
+            for: DataConnectEmulator.self)
+        try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
+            StandardError.write("content: \(service) emulator on \(url)")
+            for note in notes { StandardError.write("content: \(service): \(note)") }
+            if service == "dataconnect" {
+                StandardError.write(
+                    "content: dataconnect: X-Firebase-Auth-Token is trusted without signature checks "
+                        + "(development only)")
             }
+        }
     }
 }

@@ -13,7 +13,6 @@ enum AEMHarness {
     typealias Exchange = EmulatorExchange
     typealias Client = EmulatorTestClient
 
-
     /// A workspace copied from `examples/aem`, optionally with other persisted queries.
     static func workspace(queries: URL? = nil, extraQueries: [String: String] = [:]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("aem-\(UUID().uuidString)")
@@ -53,7 +52,6 @@ enum AEMHarness {
         ) { _, client in try await body(client) }
     }
 }
-
 
 /// The 16 WKND adventures' facts, read from the corpus, or nil when it is absent.
 enum WKNDFacts {

@@ -2,8 +2,8 @@ import ContentConfig
 import ContentCore
 import ContentJSON
 import ContentRuntime
-import ContentYAML
 import ContentTesting
+import ContentYAML
 import Testing
 
 // MARK: - Test plugins

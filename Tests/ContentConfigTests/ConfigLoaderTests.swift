@@ -1,8 +1,8 @@
 import ContentConfig
 import ContentCore
+import ContentTesting
 import ContentYAML
 import Foundation
-import ContentTesting
 import Testing
 
 // Expected positions are 1-based `line:column`, counted by hand: in `    type: ~` the value starts at column 11.

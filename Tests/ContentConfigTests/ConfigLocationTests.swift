@@ -1,7 +1,7 @@
 import ContentConfig
 import ContentCore
-import Foundation
 import ContentTesting
+import Foundation
 import Testing
 
 /// Every test passes `environment:` and `workingDirectory:` explicitly, so the real home directory, the

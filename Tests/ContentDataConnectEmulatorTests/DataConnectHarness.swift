@@ -76,7 +76,8 @@ enum DataConnectHarness {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("dc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: TestLocations.examples.appendingPathComponent("dataconnect"), to: root.appendingPathComponent("dataconnect")
+            at: TestLocations.examples.appendingPathComponent("dataconnect"),
+            to: root.appendingPathComponent("dataconnect")
         )
         return root
     }

@@ -89,7 +89,8 @@ struct EmulatorServerTests {
         var iterator = urls.makeAsyncIterator()
         let url = try #require(await iterator.next())
         #expect(url.hasPrefix("http://127.0.0.1:") && !url.hasSuffix(":0"))
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url + "/greet"), timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: url + "/greet"), timeout: .seconds(30))
         #expect(response.status == .ok)
         #expect(String(buffer: try await response.body.collect(upTo: 1 << 16)) == "hello, Grace")
         #expect(await announcements.lines == ["greeting greets Grace"])
@@ -107,7 +108,7 @@ struct EmulatorServerTests {
             try await server.run(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) { _, _, _ in }
             Issue.record("an empty workspace started")
         } catch let error as EmulatorError {
-            #expect("\(error)".contains("greeting/"), "\(error)")
+            #expect("\(error)".contains("has no greeting/; point --workspace at a folder holding one"), "\(error)")
             #expect(error.category == .configuration, "\(error)")
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import ContentTesting
+import Foundation
 import Testing
 
 /// Runs the built `content` binary, as a user would, and captures what it prints.

@@ -1,5 +1,5 @@
-import Foundation
 import ContentTesting
+import Foundation
 import Testing
 
 /// The shared corpus beside the repository, with workspaces copied from public projects.

@@ -37,8 +37,9 @@ struct ExampleAppsEndToEndTests {
         return scratch.appendingPathComponent("debug/\(product)")
     }
 
-    /// The modules an app must never link: the command line, the output layer, YAML, GraphQL, the server and the
-    /// database. Each is a folder of object files in the build, so the app's link list names any it pulls in.
+    /// The modules an app must never link: the command line, the output layer, YAML, GraphQL, the server, the database.
+    ///
+    /// Each is a folder of object files in the build, so the app's link list names any it pulls in.
     private static let forbiddenModules = [
         "ArgumentParser", "ContentCommandLine", "ContentOutput", "ContentYAML", "ContentConfig", "ContentRuntime",
         "GraphQL", "Hummingbird", "GRDB", "ContentEmulator", "ContentDataConnect", "ContentAEM",

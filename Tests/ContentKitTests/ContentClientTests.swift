@@ -154,7 +154,8 @@ struct ContentClientTests {
 
     @Test func aServiceWithoutSettingsIsAConfigurationError() async throws {
         let client = ContentClient(
-            configuration: ContentClientConfiguration(), transport: ScriptedTransport { _ in
+            configuration: ContentClientConfiguration(),
+            transport: ScriptedTransport { _ in
                 HTTPTransportResponse(status: 500, url: "")
             })
         await #expect(throws: ContentClientError.notConfigured(service: "Data Connect", operation: "listMovies")) {

@@ -1,6 +1,6 @@
 import ContentJSON
-import Foundation
 import ContentTesting
+import Foundation
 import Testing
 
 @testable import ContentKit
