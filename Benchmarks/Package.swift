@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "content", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -30,6 +32,16 @@ let package = Package(
         .executableTarget(
             name: "DecoderComparison",
             dependencies: ["BenchmarkInputs", .product(name: "ContentJSON", package: "content")]
+        ),
+        // The generated client's cost over one reused AsyncHTTPClient, against a running `content serve`.
+        .executableTarget(
+            name: "ClientOverhead",
+            dependencies: [
+                .product(name: "ContentKit", package: "content"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            plugins: [.plugin(name: "ContentClientGenerator", package: "content")]
         ),
     ]
 )

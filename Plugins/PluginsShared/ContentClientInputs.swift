@@ -11,14 +11,17 @@ enum ContentClientInputs {
         var files: Set<URL> = [configuration.standardizedFileURL]
         guard let text = try? String(contentsOf: configuration, encoding: .utf8) else { return Array(files) }
         let base = configuration.deletingLastPathComponent()
-        for (key, value) in topLevelValues(text) where key == "dataconnect" || key == "aem" {
+        // Every top-level value that names a folder is a workspace, whatever its key: the generator's registry
+        // decides which keys exist, and this list need not follow it.
+        for (_, value) in topLevelValues(text) where !value.isEmpty {
             let folder = URL(fileURLWithPath: value, relativeTo: base).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
             files.formUnion(walk(folder))
-            // Data Connect reads the folders its `dataconnect.yaml` names, which may lie beside it.
+            // A Data Connect workspace reads the folders its `dataconnect.yaml` names, which may lie beside it.
             let manifest = folder.appendingPathComponent("dataconnect.yaml")
-            guard key == "dataconnect", let workspace = try? String(contentsOf: manifest, encoding: .utf8) else {
-                continue
-            }
+            guard let workspace = try? String(contentsOf: manifest, encoding: .utf8) else { continue }
             for path in relativePaths(in: workspace) {
                 files.formUnion(walk(URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL))
             }

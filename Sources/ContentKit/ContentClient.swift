@@ -56,12 +56,14 @@ public final class ContentClient: Sendable {
     /// - Parameters:
     ///   - configuration: Where the services are and how HTTP behaves.
     ///   - logger: Where exchanges are logged.
+    ///   - isolation: The caller's actor, which `body` runs on, so it may touch what the caller owns.
     ///   - body: What to do with the client.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, else a failure to shut down.
-    public static func withClient<Result: Sendable>(
+    public static func withClient<Result>(
         configuration: ContentClientConfiguration,
         logger: Logger = Logger(label: "content", factory: { _ in SwiftLogNoOpLogHandler() }),
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (ContentClient) async throws -> Result
     ) async throws -> Result {
         let client = ContentClient(configuration: configuration, logger: logger)

@@ -47,6 +47,22 @@ struct ContentClientInputsTests {
             ])
     }
 
+    @Test func anyKeyNamingAFolderIsTrackedAndOtherValuesAreNot() throws {
+        let folder = try Self.folder([
+            "app/content-client.yaml": "changelog: ../entries\naccess: internal\nconnectors: [movies]\n",
+            "app/internal/trap.gql": "# a folder named like a value that is not a path\n",
+            "entries/feed.graphql": "query { entries { title } }\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = ContentClientInputs.files(
+            configuration: folder.appendingPathComponent("app/content-client.yaml"))
+        // `access: internal` names a folder beside the file too: it is tracked, which costs a rebuild at most.
+        #expect(
+            Self.relativePaths(files, under: folder) == [
+                "app/content-client.yaml", "app/internal/trap.gql", "entries/feed.graphql",
+            ])
+    }
+
     @Test func commentsNeedABlankBeforeTheirHash() {
         #expect(ContentClientInputs.scalar(" \"a#b\"\t# note") == "a#b")
         #expect(ContentClientInputs.scalar(" path # note") == "path")
