@@ -3,9 +3,10 @@ import ContentKit
 import Foundation
 import NIOCore
 
-/// The cost of the generated client over the network: N sequential `listMoviesByGenre` calls through
-/// `MoviesConnector` (one `ContentClient`), against the same N requests through one reused AsyncHTTPClient that
-/// only collects the bytes. The two take turns for several rounds in one process, against one running emulator,
+/// The cost of the generated client over plain AsyncHTTPClient, call for call against a running emulator.
+///
+/// N sequential `listMoviesByGenre` calls through `MoviesConnector` (one `ContentClient`), against the same N
+/// requests through one reused AsyncHTTPClient that only collects the bytes. The two take turns for several rounds in one process, against one running emulator,
 /// and the medians are compared.
 ///
 ///     content serve --workspace examples --dataconnect-port 9399 &
