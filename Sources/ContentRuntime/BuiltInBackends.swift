@@ -7,7 +7,8 @@ public import ContentCore
 public enum BuiltInBackends {
     /// Every plugin this build includes.
     ///
-    /// Adding a backend is one module and one line here.
+    /// Adding a backend is its library module and one line here, plus its commands module and one line in the
+    /// executable's `BuiltInCommands`; `content backends --types` and `content config validate` follow this list.
     public static let registry = BackendRegistry([
         AEMPlugin.self,
         DataConnectPlugin.self,

@@ -145,7 +145,13 @@ public struct ContentSession: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        try? await transport.shutdown()
+        // A failure of the work says more than a failure to close after it; a failure to close after work that
+        // succeeded is still reported.
+        do {
+            try await transport.shutdown()
+        } catch {
+            if case .success = outcome { throw error }
+        }
         return try outcome.get()
     }
 }

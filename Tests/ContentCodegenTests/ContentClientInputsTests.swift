@@ -1,3 +1,4 @@
+import ContentTesting
 import Foundation
 import Testing
 
@@ -5,15 +6,9 @@ import Testing
 /// missing file means a stale client and an extra one (a `.build` folder) means needless rebuilds.
 struct ContentClientInputsTests {
     private static func folder(_ files: [String: String]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "content-inputs-\(UUID().uuidString)")
-        for (path, text) in files {
-            let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-        return folder
+        let directory = try TemporaryDirectory()
+        for (path, text) in files { try directory.write(text, to: path) }
+        return URL(fileURLWithPath: directory.root)
     }
 
     private static func relativePaths(_ urls: [URL], under folder: URL) -> [String] {

@@ -150,29 +150,24 @@ struct ContentProcess {
     }
 }
 
-/// A scratch directory, removed by the test that made it.
+/// A scratch directory, removed by the test that made it: the shared `TemporaryDirectory`, spoken in URLs.
 struct Scratch {
-    let url: URL
+    private let directory: TemporaryDirectory
+
+    /// The directory.
+    var url: URL { URL(fileURLWithPath: directory.root) }
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("content-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
     }
 
     @discardableResult
     func write(_ text: String, to name: String, permissions: Int = 0o600) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
-        try Data(text.utf8).write(to: file)
-        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: file.path)
-        return file
+        URL(fileURLWithPath: try directory.write(text, to: name, permissions: permissions))
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        directory.remove()
     }
 }
 
