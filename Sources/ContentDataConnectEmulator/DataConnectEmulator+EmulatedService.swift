@@ -47,6 +47,10 @@ extension DataConnectEmulator: EmulatedService {
         try await DataConnectEmulator(workspace: workspace, dataFile: context.dataFile, options: context.options)
     }
 
-    /// The service, its location and connectors, then what the workspace reading noted.
-    public var notes: [String] { [summary] + workspaceNotes }
+    /// The service, its location and connectors, what the workspace reading noted, and that caller identity is
+    /// taken on trust.
+    public var notes: [String] {
+        [summary] + workspaceNotes
+            + ["X-Firebase-Auth-Token is trusted without signature checks (development only)"]
+    }
 }

@@ -171,11 +171,6 @@ struct ServeCommand: AsyncParsableCommand {
         try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
             StandardError.write("content: \(service) emulator on \(url)")
             for note in notes { StandardError.write("content: \(service): \(note)") }
-            if service == "dataconnect" {
-                StandardError.write(
-                    "content: dataconnect: X-Firebase-Auth-Token is trusted without signature checks "
-                        + "(development only)")
-            }
         }
     }
 }
