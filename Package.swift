@@ -246,9 +246,9 @@ let package = Package(
             ]
         ),
 
-        // Test support shared by the test targets (a scripted transport, temporary directories); never linked into a
-        // product.
-        .target(name: "ContentTesting", dependencies: ["ContentCore"]),
+        // Test support shared by the test targets (a scripted transport, temporary directories, the repository's folders,
+        // an in-process command runner); never linked into a product.
+        .target(name: "ContentTesting", dependencies: ["ContentCore", "ContentOutput"]),
         // The emulated services under test, in process (no socket) or live over loopback, with a client for either.
         .target(
             name: "ContentEmulatorTesting",

@@ -107,7 +107,7 @@ struct AEMInvocation: Sendable {
                 }
                 StandardError.write("content: wrote \(bytes.count) bytes to \(file)")
             } else {
-                FileHandle.standardOutput.write(Data(bytes))
+                try StandardOutput.write(bytes: bytes)
             }
         }
     }

@@ -72,7 +72,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
     /// - Returns: The settings.
     /// - Throws: `OutputError` for a malformed `--items` or `--fields`.
     public func settings(configuredFormat: OutputFormat?, environment: [String: String]) throws -> OutputSettings {
-        let isTerminal = FileDescriptorSink.isTerminal(1)
+        let isTerminal = FileDescriptorSink.isTerminal(StandardStreams.output)
         let colored = OutputSettings.colorEnabled(mode: color, isTerminal: isTerminal, environment: environment)
         var itemsPath: JSONPath?
         if let items {
@@ -89,7 +89,8 @@ public struct OutputOptions: ParsableArguments, Sendable {
             pretty: pretty || (isTerminal && !compact),
             color: colored,
             isTerminal: isTerminal,
-            width: OutputSettings.width(environment: environment, reported: FileDescriptorSink.terminalWidth(1)),
+            width: OutputSettings.width(
+                environment: environment, reported: FileDescriptorSink.terminalWidth(StandardStreams.output)),
             crlf: crlf,
             raw: raw
         )

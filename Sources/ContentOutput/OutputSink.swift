@@ -64,9 +64,9 @@ public struct FileDescriptorSink: OutputSink {
     /// Creates a sink.
     ///
     /// - Parameters:
-    ///   - descriptor: The file descriptor, such as `STDOUT_FILENO`.
+    ///   - descriptor: The file descriptor; by default where the command's data goes (`StandardStreams.output`).
     ///   - capacity: How many bytes to gather before writing.
-    public init(descriptor: Int32 = 1, capacity: Int = 1 << 16) {
+    public init(descriptor: Int32 = StandardStreams.output, capacity: Int = 1 << 16) {
         self.descriptor = descriptor
         self.capacity = capacity
         buffer.reserveCapacity(capacity)

@@ -107,7 +107,7 @@ struct ResourceInvocation: Sendable {
                 try await printResult(try ResourceBackend.result(of: response, items: nil), settings: settings)
             } else {
                 // Binary (or text) bodies go out byte for byte.
-                FileHandle.standardOutput.write(Data(response.body))
+                try StandardOutput.write(bytes: response.body)
             }
         }
     }

@@ -31,38 +31,56 @@ struct ContentCommand: AsyncParsableCommand {
     }
 
     static func main() async {
+        Foundation.exit(await run(Array(CommandLine.arguments.dropFirst()), interruptible: true))
+    }
+
+    /// Runs one command line to its end and returns its exit code, writing where `StandardStreams` says: what
+    /// `main` does, and what a test runs in process.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command line, without the executable.
+    ///   - interruptible: Whether Ctrl-C cancels the command (a process's `main`); a test leaves signals alone.
+    /// - Returns: The exit code.
+    static func run(_ arguments: [String], interruptible: Bool) async -> Int32 {
         EmbeddedSample.install(EmbeddedSamples.all)
-        let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") || arguments.contains("-h") {
             // An operation's own flags come from its .gql, which the static command tree cannot know.
             for plugin in BuiltInCommands.plugins {
                 if let help = await plugin.dynamicHelp(for: arguments) {
-                    print(help)
-                    Foundation.exit(0)
+                    StandardOutput.write(help + "\n")
+                    return 0
                 }
             }
         }
         do {
-            let command = try parseAsRoot()
-            try await runInterruptibly {
-                var running = command
-                if var asyncCommand = running as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try running.run()
-                }
+            let command = try parseAsRoot(arguments)
+            if interruptible {
+                try await runInterruptibly { try await execute(command) }
+            } else {
+                try await execute(command)
             }
+            return 0
         } catch {
             let code = ExitStatus.code(for: error, command: self)
             let message = fullMessage(for: error)
             if !message.isEmpty {
                 if code == 0 {
-                    print(message)
+                    StandardOutput.write(message + "\n")
                 } else {
                     StandardError.write(message)
                 }
             }
-            Foundation.exit(code)
+            return code
+        }
+    }
+
+    /// Runs a parsed command.
+    private static func execute(_ command: any ParsableCommand) async throws {
+        var running = command
+        if var asyncCommand = running as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try running.run()
         }
     }
 }
