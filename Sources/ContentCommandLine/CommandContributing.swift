@@ -1,9 +1,10 @@
 public import ArgumentParser
 
-/// A backend plugin that adds commands to `content`, such as `content aem …`.
+/// A backend's command set: the commands it adds to `content`, such as `content aem …`.
 ///
-/// The plugin type conforms to `BackendPlugin` (for configuration) and to this protocol (for the CLI);
-/// the root command collects the commands of every registered plugin that conforms.
+/// It lives in the backend's commands module, apart from the backend library (whose plugin conforms to
+/// `BackendPlugin`); the executable lists every command set in its registry and the root command collects their
+/// commands.
 public protocol CommandContributing: Sendable {
     /// The top-level commands the plugin adds.
     static var commands: [any ParsableCommand.Type] { get }
