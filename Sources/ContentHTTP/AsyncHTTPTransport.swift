@@ -168,6 +168,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         else {
             throw HTTPTransportError(.invalidURL, url: shownURL)
         }
+        // AsyncHTTPClient traps on a port that does not fit 16 bits; a URL from a flag, a configuration or a
+        // redirect's Location must fail as a bad URL instead.
+        if let port = components.port, !(1...65535).contains(port) {
+            throw HTTPTransportError(.invalidURL, url: shownURL, detail: "port \(port) is outside 1-65535")
+        }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }

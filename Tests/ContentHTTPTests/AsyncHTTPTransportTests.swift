@@ -115,6 +115,32 @@ struct AsyncHTTPTransportTests {
         }
     }
 
+    @Test(arguments: ["http://127.0.0.1:65536/x", "http://127.0.0.1:99999/", "https://example.com:0/"])
+    func aPortOutside16BitsIsABadURLNotATrap(url: String) async throws {
+        try await withTransport(makeTransport()) { transport in
+            let error = await #expect(throws: HTTPTransportError.self) {
+                try await transport.send(HTTPTransportRequest(url: url))
+            }
+            #expect(error?.kind == .invalidURL)
+            #expect(error?.category == .configuration)
+            #expect(error?.description.contains("outside 1-65535") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func aRedirectToAPortOutside16BitsIsABadURLNotATrap() async throws {
+        let router = Router()
+        router.get("/away") { _, _ in Response(status: .found, headers: [.location: "http://127.0.0.1:99999/"]) }
+        try await LoopbackServer.run(router) { port in
+            try await withTransport(makeTransport()) { transport in
+                let error = await #expect(throws: HTTPTransportError.self) {
+                    try await transport.send(HTTPTransportRequest(url: "http://127.0.0.1:\(port)/away"))
+                }
+                #expect(error?.kind == .invalidURL)
+                #expect(error?.url == "http://127.0.0.1:99999/")
+            }
+        }
+    }
+
     @Test func responseLargerThanTheCapFails() async throws {
         let router = Router()
         router.get("/big") { _, _ in String(repeating: "x", count: 200_000) }
