@@ -159,11 +159,9 @@ struct AEMInvocation: Sendable {
             let environment = options.environment
             try await sample.run { baseURL, _ in
                 let text = "backends:\n  wknd:\n    type: aem\n    url: \(baseURL)\n    configuration: wknd-shared\n"
-                let configuration = try ConfigLoader(environment: environment).load(
-                    text: text, file: "<built-in sample>")
-                let embedded = ContentSession(
-                    configuration: configuration, registry: Self.registry, environment: environment)
-                let backend = try embedded.selectBackend(named: nil, type: AEMPlugin.typeName)
+                let (embedded, backend) = try ContentSession.single(
+                    text, file: "<built-in sample>", type: AEMPlugin.typeName, registry: Self.registry,
+                    environment: environment)
                 try await body(embedded, backend, try backend.section.decode(AEMConfiguration.self))
             }
             return

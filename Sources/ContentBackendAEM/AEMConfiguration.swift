@@ -1,4 +1,5 @@
 public import ContentCore
+internal import Foundation
 
 /// An `aem` backend as configured.
 ///
@@ -28,6 +29,22 @@ public struct AEMConfiguration: Decodable, Sendable {
         public var token: Secret?
         /// A file holding the bearer token.
         public var tokenFile: String?
+
+        /// The bearer token: `token`, else the trimmed text of `tokenFile`, read now; `nil` when neither is set.
+        ///
+        /// - Parameter backend: The backend's name, for the error.
+        /// - Returns: The token.
+        /// - Throws: ``AEMError`` when `tokenFile` cannot be read.
+        package func bearerToken(backend: String) throws(AEMError) -> String? {
+            if let token = token?.value { return token }
+            guard let file = tokenFile else { return nil }
+            guard let data = FileManager.default.contents(atPath: file),
+                let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            else {
+                throw AEMError(kind: .usage, description: "backend '\(backend)': cannot read tokenFile \(file)")
+            }
+            return text
+        }
     }
 
     /// A shortcut: `content aem adventures`.

@@ -28,15 +28,7 @@ public enum AEMPlugin: BackendPlugin {
                     + "such as https://publish-p123-e456.adobeaemcloud.com"
             )
         }
-        var token = configuration.auth?.token?.value
-        if token == nil, let file = configuration.auth?.tokenFile {
-            guard let data = FileManager.default.contents(atPath: file),
-                let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
-            else {
-                throw AEMError(kind: .usage, description: "backend '\(name)': cannot read tokenFile \(file)")
-            }
-            token = text
-        }
+        let token = try configuration.auth?.bearerToken(backend: name)
         return AEMBackend(
             name: name,
             configuration: configuration,

@@ -185,13 +185,7 @@ public struct DataConnectBackend: ContentBackend {
                 kind: .malformedResponse, description: "\(operation.name): \(url) did not answer a JSON object")
         }
         let errors = body["errors"]?.arrayValue ?? []
-        let diagnostics = errors.map { error -> Diagnostic in
-            let path = error["path"]?.arrayValue?.map { element -> String in
-                element.stringValue ?? (element.jsonText)
-            }.joined(separator: ".")
-            let message = context.redactor.redact(error["message"]?.stringValue ?? error.jsonText)
-            return Diagnostic(.error, path.map { "\($0): \(message)" } ?? message)
-        }
+        let diagnostics = Diagnostic.graphQLErrors(errors, redactor: context.redactor)
         let data = body["data"] ?? .null
         if data == .null {
             guard !errors.isEmpty else {

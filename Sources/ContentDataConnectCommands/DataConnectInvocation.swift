@@ -85,11 +85,9 @@ struct DataConnectInvocation: Sendable {
                         project: content-sample
                         emulator: \(baseURL)
                     """
-                let configuration = try ConfigLoader(environment: environment).load(
-                    text: text, file: "<built-in sample>")
-                let embedded = ContentSession(
-                    configuration: configuration, registry: Self.registry, environment: environment)
-                let backend = try embedded.selectBackend(named: nil, type: DataConnectPlugin.typeName)
+                let (embedded, backend) = try ContentSession.single(
+                    text, file: "<built-in sample>", type: DataConnectPlugin.typeName, registry: Self.registry,
+                    environment: environment)
                 try await body(embedded, backend, try backend.section.decode(DataConnectConfiguration.self))
             }
             return

@@ -79,6 +79,15 @@ extension EmulatedService {
     public static func backendFolder(in workspace: URL) -> URL { workspace }
     /// Nothing to add.
     public var notes: [String] { [] }
+
+    /// A router with the service's options and routes: what every server of it, live or in process, answers with.
+    ///
+    /// - Returns: The router.
+    package func router() -> Router<BasicRequestContext> {
+        let router = Router(options: Self.routerOptions)
+        addRoutes(to: router)
+        return router
+    }
 }
 
 /// Settings of one emulated service, made by `content serve` from its flags; the defaults are what an in-process

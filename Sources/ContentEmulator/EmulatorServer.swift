@@ -242,9 +242,7 @@ extension EmulatorServer {
         // The port is not known until the server listens; services that write absolute URLs take the host alone.
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1")
         let loaded = try await Service.load(workspace: workspace, context: context)
-        let router = Router(options: Service.routerOptions)
-        loaded.addRoutes(to: router)
-        return try await withInProcess(router: router, body)
+        return try await withInProcess(router: loaded.router(), body)
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.

@@ -45,8 +45,7 @@ public enum EmulatorTesting {
     ) async throws -> Result {
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1", dataFile: dataFile)
         let loaded = try await Service.load(workspace: workspace, context: context)
-        let router = Router(options: Service.routerOptions)
-        loaded.addRoutes(to: router)
+        let router = loaded.router()
         switch mode {
         case .inProcess:
             let app = Application(router: router, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })

@@ -21,7 +21,7 @@ public final class ContentClient: Sendable {
     public let configuration: ContentClientConfiguration
     private let transport: any HTTPTransport
     private let ownedTransport: AsyncHTTPTransport?
-    private let redactor: Redactor
+    private var redactor: Redactor { configuration.http.redactor }
 
     /// Makes a client and the transport it keeps until ``shutdown()``.
     ///
@@ -36,7 +36,6 @@ public final class ContentClient: Sendable {
         let transport = AsyncHTTPTransport(settings: configuration.http, logger: logger)
         self.transport = transport
         ownedTransport = transport
-        redactor = configuration.http.redactor
     }
 
     /// Makes a client over a transport the caller owns and shuts down, such as a test's scripted one.
@@ -48,7 +47,6 @@ public final class ContentClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         ownedTransport = nil
-        redactor = configuration.http.redactor
     }
 
     /// Runs `body` with a new client and shuts the client down afterwards, whether `body` returns or throws.
@@ -164,11 +162,7 @@ public final class ContentClient: Sendable {
         guard case .object(let body)? = parsed else {
             throw ContentClientError.malformedResponse(operation: operation, url: url)
         }
-        let errors = (body["errors"]?.arrayValue ?? []).map { error -> Diagnostic in
-            let path = error["path"]?.arrayValue?.map { $0.stringValue ?? $0.jsonText }.joined(separator: ".")
-            let message = redactor.redact(error["message"]?.stringValue ?? error.jsonText)
-            return Diagnostic(.error, path.map { "\($0): \(message)" } ?? message)
-        }
+        let errors = Diagnostic.graphQLErrors(body["errors"]?.arrayValue ?? [], redactor: redactor)
         if !errors.isEmpty { throw ContentClientError.graphQL(operation: operation, errors) }
         guard let data = body["data"], data != .null else { throw ContentClientError.noData(operation: operation) }
         do {

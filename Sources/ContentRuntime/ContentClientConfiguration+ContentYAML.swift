@@ -39,7 +39,7 @@ extension ContentClientConfiguration {
         var aem: AEMSettings?
         if aemBackend != nil || backends.contains(where: { $0.typeName == AEMPlugin.typeName }) {
             let backend = try session.selectBackend(named: aemBackend, type: AEMPlugin.typeName)
-            aem = try Self.aem(backend.section.decode(AEMConfiguration.self))
+            aem = try Self.aem(backend.section.decode(AEMConfiguration.self), backend: backend.name)
         }
         let http = try HTTPSettings(
             defaults: session.configuration.defaults, environment: environment, redactor: Redactor())
@@ -60,7 +60,9 @@ extension ContentClientConfiguration {
         if let token = auth?.idToken?.value, !token.isEmpty {
             idToken = { token }
         } else if let command = auth?.idTokenCommand {
-            idToken = { try DataConnectBackend.runTokenCommand(command) }
+            // Run once, when a request first needs it, as the `dataconnect` backend runs it once per process.
+            let once = CommandToken(command: command)
+            idToken = { try once.value() }
         } else {
             idToken = nil
         }
@@ -72,7 +74,7 @@ extension ContentClientConfiguration {
             headers: configuration.headers ?? [:])
     }
 
-    private static func aem(_ configuration: AEMConfiguration) throws -> AEMSettings {
+    private static func aem(_ configuration: AEMConfiguration, backend: String) throws -> AEMSettings {
         let auth = configuration.auth
         let authentication: AEMSettings.Authentication
         switch auth?.type ?? .none {
@@ -81,15 +83,31 @@ extension ContentClientConfiguration {
         case .basic:
             authentication = .basic(username: auth?.username ?? "", password: auth?.password?.value ?? "")
         case .token:
-            let token = auth?.token?.value
-            let file = auth?.tokenFile
-            authentication = .bearer {
-                if let token { return token }
-                guard let file, let data = FileManager.default.contents(atPath: file) else { return nil }
-                return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            }
+            // Read once, as the `aem` backend reads it, not once per request.
+            let token = try auth?.bearerToken(backend: backend)
+            authentication = .bearer { token }
         }
         return AEMSettings(
             url: configuration.url, authentication: authentication, headers: configuration.headers ?? [:])
+    }
+}
+
+/// The output of `auth.idTokenCommand`, run the first time a request asks and kept after that.
+private final class CommandToken: @unchecked Sendable {
+    private let command: String
+    private let lock = NSLock()
+    private var token: String?
+
+    init(command: String) {
+        self.command = command
+    }
+
+    func value() throws -> String {
+        try lock.withLock {
+            if let token { return token }
+            let fresh = try DataConnectBackend.runTokenCommand(command)
+            token = fresh
+            return fresh
+        }
     }
 }

@@ -59,6 +59,24 @@ public struct ContentSession: Sendable {
         return ContentSession(configuration: configuration, registry: registry, environment: environment)
     }
 
+    /// A session over one backend described in YAML, and that backend: how commands answer from a built-in sample.
+    ///
+    /// - Parameters:
+    ///   - text: A `backends:` document with one backend of `type`.
+    ///   - file: What errors call the text, such as `<built-in sample>`.
+    ///   - type: The backend's type.
+    ///   - registry: The plugins.
+    ///   - environment: What `${VAR}` reads.
+    /// - Returns: The session and its backend.
+    /// - Throws: ``ConfigError``.
+    public static func single(
+        _ text: String, file: String, type: String, registry: BackendRegistry, environment: [String: String]
+    ) throws(ConfigError) -> (session: ContentSession, backend: ConfiguredBackend) {
+        let configuration = try ConfigLoader(environment: environment).load(text: text, file: file)
+        let session = ContentSession(configuration: configuration, registry: registry, environment: environment)
+        return (session, try session.selectBackend(named: nil, type: type))
+    }
+
     /// The plugin for a configured backend.
     ///
     /// - Parameter backend: The backend.

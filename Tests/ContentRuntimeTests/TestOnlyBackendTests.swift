@@ -60,7 +60,7 @@ enum EchoCommandPlugin: CommandContributing {
 /// A root command built the way `content`'s is: its own commands plus each command set's.
 struct TestRootCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "content", subcommands: [EchoCommandPlugin.commands].flatMap { $0 })
+        commandName: "content", subcommands: EchoCommandPlugin.commands)
 }
 
 struct TestOnlyBackendTests {
