@@ -18,6 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -91,7 +92,7 @@ let package = Package(
         .target(
             name: "ContentEmulator",
             dependencies: [
-                "ContentCore",
+                "ContentCore", "ContentGraphQL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -185,7 +186,10 @@ let package = Package(
         ),
         .target(
             name: "ContentBackendResource",
-            dependencies: ["ContentCore", "ContentJSON", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ContentCore", "ContentJSON", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The composition root: the built-in backend registry, a session that turns config into backends, and a
         // client configuration read from content.yaml.
@@ -240,7 +244,8 @@ let package = Package(
             name: "content",
             dependencies: [
                 "ContentCommandLine", "ContentRuntime", "ContentConfig", "ContentCore", "ContentOutput", "ContentJSON",
-                "ContentEmulator", "ContentAEMEmulator", "ContentDataConnectEmulator", "ContentResourceEmulator",
+                "ContentEmulator", "ContentGraphQL", "ContentAEMEmulator", "ContentDataConnectEmulator",
+                "ContentResourceEmulator",
                 "ContentAEMCommands", "ContentDataConnectCommands", "ContentResourceCommands", "ContentSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -266,6 +271,13 @@ let package = Package(
 
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
         .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
+        .testTarget(
+            name: "ContentGraphQLTests",
+            dependencies: [
+                "ContentGraphQL", "ContentTesting", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .testTarget(name: "ContentCoreTests", dependencies: ["ContentCore", "ContentJSON"]),
         .testTarget(
             name: "ContentOutputTests",

@@ -1,3 +1,4 @@
+internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
 internal import GraphQL
@@ -35,7 +36,7 @@ extension AEMEmulator {
             }
         }
         do {
-            _ = try parse(source: Source(body: query))
+            _ = try GraphQLSource.parse(query, path: "query", limits: engine.limits)
         } catch {
             return Self.json(status: .badRequest, ["message": .string("the query does not parse: \(error)")])
         }
@@ -94,7 +95,9 @@ extension AEMEmulator {
             operationName: object["operationName"]?.stringValue
         )
         if let failure = graphQLFailure(result) { return failure }
-        return Self.json(status: .ok, result)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json;charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: engine.serialized(result))))
     }
 
     /// With `--graphql-response-json`, a result without data becomes 400 (the request was bad) or 500

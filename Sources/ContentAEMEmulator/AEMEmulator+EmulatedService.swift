@@ -36,6 +36,7 @@ extension AEMEmulator: EmulatedService {
     public static func load(workspace: URL, context: EmulatorContext<Options>) async throws -> AEMEmulator {
         try AEMEmulator(
             directory: workspace.appendingPathComponent("aem"), dataFile: context.dataFile,
-            publishBase: context.baseURL, options: context.options)
+            publishBase: context.baseURL, options: context.options,
+            limits: context.limits)
     }
 }

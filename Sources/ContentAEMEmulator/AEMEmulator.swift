@@ -1,4 +1,5 @@
 internal import ContentEmulator
+public import ContentGraphQL
 internal import ContentJSON
 public import Foundation
 internal import GraphQL
@@ -79,13 +80,18 @@ public struct AEMEmulator: Sendable {
     ///   - dataFile: A database file to keep content in, or `nil` for memory.
     ///   - publishBase: The server's base URL, for `_publishUrl` and `_authorUrl`.
     ///   - options: The tier and what it lets through.
+    ///   - limits: What one GraphQL request may ask.
     /// - Throws: ``EmulatorError``.
-    public init(directory: URL, dataFile: String? = nil, publishBase: String, options: Options = Options()) throws {
+    public init(
+        directory: URL, dataFile: String? = nil, publishBase: String, options: Options = Options(),
+        limits: GraphQLLimits = GraphQLLimits()
+    ) throws {
         self.options = options
         let workspace = try AEMWorkspace(directory: directory)
         store = try FragmentStore(path: dataFile)
         try store.seed(from: workspace)
-        engine = try AEMGraphQLEngine(models: workspace.models, store: store, publishBase: publishBase)
+        engine = try AEMGraphQLEngine(
+            models: workspace.models, store: store, publishBase: publishBase, limits: limits)
     }
 
     /// Adds the AEM routes to a router.
@@ -170,7 +176,7 @@ public struct AEMEmulator: Sendable {
             )
         }
         var variables = posted ?? JSONObject()
-        let declared = Self.declaredTypes(stored.query)
+        let declared = declaredTypes(stored.query)
         if posted == nil {
             for pair in pairs {
                 let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -204,7 +210,7 @@ public struct AEMEmulator: Sendable {
         }
         let body = await engine.execute(query: stored.query, variables: variables, operationName: nil)
         if let failure = graphQLFailure(body) { return failure }
-        let bytes = body.serialized()
+        let bytes = engine.serialized(body)
         let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
         var headers: HTTPFields = [
             .contentType: "application/json;charset=utf-8",
@@ -219,8 +225,8 @@ public struct AEMEmulator: Sendable {
     }
 
     /// The named type of each variable a query declares: `slug` → `String`.
-    private static func declaredTypes(_ query: String) -> [String: String] {
-        guard let document = try? parse(source: Source(body: query)) else { return [:] }
+    private func declaredTypes(_ query: String) -> [String: String] {
+        guard let document = try? GraphQLSource.parse(query, path: "query", limits: engine.limits) else { return [:] }
         var types: [String: String] = [:]
         for case let operation as OperationDefinition in document.definitions {
             for definition in operation.variableDefinitions {

@@ -17,6 +17,7 @@ struct AEMGraphQLEngine: Sendable {
     let store: FragmentStore
     let models: [String: ContentFragmentModel]
     let publishBase: String
+    let limits: GraphQLLimits
 
     /// Builds the schema for a workspace's models.
     ///
@@ -24,9 +25,11 @@ struct AEMGraphQLEngine: Sendable {
     ///   - models: The content fragment models.
     ///   - store: Where the fragments are.
     ///   - publishBase: The server's own base URL, for `_publishUrl` and `_authorUrl`.
+    ///   - limits: What one request may ask.
     /// - Throws: ``EmulatorError/workspace(_:)`` when the models do not make a valid schema.
-    init(models: [ContentFragmentModel], store: FragmentStore, publishBase: String) throws {
+    init(models: [ContentFragmentModel], store: FragmentStore, publishBase: String, limits: GraphQLLimits) throws {
         self.store = store
+        self.limits = limits
         self.publishBase = publishBase
         self.models = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         do {
@@ -45,20 +48,17 @@ struct AEMGraphQLEngine: Sendable {
     ///   - operationName: Which operation, when the text has several.
     /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
     func execute(query: String, variables: JSONObject, operationName: String?) async -> JSONValue {
-        // The parser recurses per nesting level; refuse absurd depths before it sees them.
-        if let depth = GraphQLNesting.depth(query), depth > GraphQLNesting.limit {
-            let message = "the query nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed"
-            return .object(["errors": .array([.object(["message": .string(message)])])])
+        let document: Document
+        switch GraphQLSource.request(query, schema: schema, limits: limits) {
+        case .success(let checked): document = checked
+        case .failure(let refusal): return .object(["errors": .array(refusal.json)])
         }
         var values: [String: Map] = [:]
         for member in variables.members { values[member.key] = GraphQLJSON.map(member.value) }
         do {
-            let result = try await graphql(
-                schema: schema,
-                request: query,
-                variableValues: values,
-                operationName: operationName
-            )
+            let result = try await GraphQLExecution.execute(
+                schema: schema, document: document, context: (), variables: values, operationName: operationName,
+                limits: limits)
             var body = JSONObject()
             if let data = result.data { body["data"] = GraphQLJSON.json(data) }
             if !result.errors.isEmpty {
@@ -72,6 +72,16 @@ struct AEMGraphQLEngine: Sendable {
         }
     }
 
+    /// The response body's bytes, or an error in its place when they pass ``GraphQLLimits/responseBytes``.
+    ///
+    /// - Parameter body: The response body.
+    /// - Returns: The bytes to send.
+    func serialized(_ body: JSONValue) -> [UInt8] {
+        let bytes = body.serialized()
+        guard let message = GraphQLExecution.oversized(bytes.count, limits: limits) else { return bytes }
+        return JSONValue.object(["errors": .array([.object(["message": .string(message)])])]).serialized()
+    }
+
     // MARK: - Resolvers
 
     private func attachResolvers(_ models: [ContentFragmentModel]) throws {
@@ -79,18 +89,24 @@ struct AEMGraphQLEngine: Sendable {
         let fields = try query.fields()
         for model in models {
             fields["\(model.name)List"]?.resolve = { _, args, _, _ in
+                // A request that ran out of time or lost its client stops before the next load.
+                try Task.checkCancellation()
                 let items = try self.select(model: model, args: args)
                 let offset = max(0, args["offset"].int ?? 0)
                 var page = Array(items.dropFirst(offset))
                 if let limit = args["limit"].int { page = Array(page.prefix(max(0, limit))) }
                 let transform = AssetTransform(args["_assetTransform"])
-                let rendered: [(any Sendable)?] = try page.map { try self.render($0, transform: transform, depth: 0) }
+                let rendered: [(any Sendable)?] = try page.map {
+                    try Task.checkCancellation()
+                    return try self.render($0, transform: transform, depth: 0)
+                }
                 return [
                     "items": rendered,
                     "_references": try self.references(of: page, transform: transform),
                 ] as [String: any Sendable]
             }
             fields["\(model.name)ByPath"]?.resolve = { _, args, _, _ in
+                try Task.checkCancellation()
                 let path = args["_path"].string ?? ""
                 guard let fragment = try self.store.fragment(path: path), fragment.model == model.name else {
                     throw ResolverFailure("no \(model.name) content fragment at \(path)")
@@ -103,6 +119,7 @@ struct AEMGraphQLEngine: Sendable {
                 ] as [String: any Sendable]
             }
             fields["\(model.name)Paginated"]?.resolve = { _, args, _, _ in
+                try Task.checkCancellation()
                 let items = try self.select(model: model, args: args)
                 let first = args["first"].int ?? 50
                 guard (1...100).contains(first) else {

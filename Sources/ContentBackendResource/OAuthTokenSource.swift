@@ -1,5 +1,6 @@
 package import ContentCore
 internal import ContentJSON
+internal import Crypto
 internal import Foundation
 
 /// Access tokens from an OAuth client-credentials endpoint, kept until they expire.
@@ -30,7 +31,10 @@ package actor OAuthTokenSource {
         let cacheRoot: URL? =
             environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? environment["HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent(".cache") }
-        let name = StableHash.hex("\(settings.tokenURL)\n\(settings.clientID)\n\(settings.scope ?? "")")
+        // The secret is part of the key, so a wrong secret never gets the token a right one fetched; SHA-256
+        // because the name is visible to anyone who can list the folder, and must not help guess the secret.
+        let key = "\(settings.tokenURL)\n\(settings.clientID)\n\(settings.scope ?? "")\n\(settings.clientSecret)"
+        let name = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
         cacheFile = cacheRoot?.appendingPathComponent("content/oauth/\(name).json")
     }
 

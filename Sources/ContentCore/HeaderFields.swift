@@ -16,6 +16,38 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
             self.name = name
             self.value = value
         }
+
+        /// What makes the field unsendable, or `nil` when HTTP allows it.
+        ///
+        /// The name must be a token (RFC 9110 §5.1) and the value free of control characters other than tab
+        /// (§5.5), so a token read with a stray `\r` cannot split a header. The answer never quotes the value,
+        /// which may be a secret.
+        public var problem: String? {
+            let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+            if name.isEmpty { return "a header has no name" }
+            if let bad = name.utf8.first(where: {
+                !(tokenSymbols.contains($0) || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                    || (0x61...0x7A).contains($0))
+            }) {
+                return
+                    "the header name \(Self.shown(name)) has a character HTTP does not allow in a name (\(Self.codePoint(bad)))"
+            }
+            if let bad = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                return "the value of header \(name) has a control character (\(Self.codePoint(bad))), such as a line "
+                    + "break read with a token"
+            }
+            return nil
+        }
+
+        private static func codePoint(_ byte: UInt8) -> String {
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+        }
+
+        /// A name as shown in an error: printable ASCII kept, anything else as `?`.
+        private static func shown(_ name: String) -> String {
+            "'" + String(name.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }) + "'"
+        }
     }
 
     /// The fields, in order.

@@ -177,7 +177,7 @@ struct DataConnectInvocation: Sendable {
             ]
         }
         if let body = request.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
-        parts.append(request.url.contains("$") ? "\"\(request.url)\"" : shellQuoted(request.url))
+        parts.append(dryRunURL(request.url))
         return parts.joined(separator: " ")
     }
 

@@ -44,7 +44,8 @@ extension DataConnectEmulator: EmulatedService {
     /// - Returns: The emulator.
     /// - Throws: A workspace, schema or store error.
     public static func load(workspace: URL, context: EmulatorContext<Options>) async throws -> DataConnectEmulator {
-        try await DataConnectEmulator(workspace: workspace, dataFile: context.dataFile, options: context.options)
+        try await DataConnectEmulator(
+            workspace: workspace, dataFile: context.dataFile, options: context.options, limits: context.limits)
     }
 
     /// The service, its location and connectors, what the workspace reading noted, and that caller identity is

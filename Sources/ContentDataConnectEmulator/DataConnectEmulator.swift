@@ -1,9 +1,11 @@
 internal import ContentDataConnect
 internal import ContentEmulator
+public import ContentGraphQL
 internal import ContentJSON
 public import Foundation
 internal import HTTPTypes
 public import Hummingbird
+internal import NIOCore
 
 /// Firebase Data Connect's REST surface over a workspace: connector operations run by name on SQLite.
 ///
@@ -49,11 +51,16 @@ public struct DataConnectEmulator: Sendable {
     ///   - folder: A folder that leads to a `dataconnect.yaml` (see ``DataConnectWorkspace/locate(from:)``).
     ///   - dataFile: A database file to keep rows in, or `nil` for memory.
     ///   - options: Seeding and CORS.
+    ///   - limits: What one GraphQL request may ask.
     /// - Throws: ``EmulatorError`` or a workspace error naming file, line and column.
-    public init(workspace folder: URL, dataFile: String? = nil, options: Options = Options()) async throws {
+    public init(
+        workspace folder: URL, dataFile: String? = nil, options: Options = Options(),
+        limits: GraphQLLimits = GraphQLLimits()
+    ) async throws {
         let workspace = try DataConnectWorkspace.load(from: folder)
         self.options = options
-        engine = try await DataConnectEngine(workspace: workspace, dataFile: dataFile, seedFile: options.seedFile)
+        engine = try await DataConnectEngine(
+            workspace: workspace, dataFile: dataFile, seedFile: options.seedFile, limits: limits)
     }
 
     /// Whether a folder holds a Data Connect workspace this emulator can serve.
@@ -145,7 +152,7 @@ public struct DataConnectEmulator: Sendable {
         }
         let outcome = await engine.execute(
             connector: connector, operationName: operationName, kind: kind, variables: variables, auth: auth)
-        return Self.response(outcome)
+        return response(outcome)
     }
 
     private func adminRequest(_ request: Request, context: BasicRequestContext) async -> Response {
@@ -167,7 +174,7 @@ public struct DataConnectEmulator: Sendable {
         let outcome = await engine.executeAdmin(
             query: query, operationName: body["operationName"]?.stringValue,
             variables: body["variables"]?.objectValue ?? JSONObject())
-        return Self.response(outcome)
+        return response(outcome)
     }
 
     private func checkService(_ context: BasicRequestContext, service: String? = nil) -> DataConnectEngine
@@ -188,9 +195,12 @@ public struct DataConnectEmulator: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBody)
-        } catch {
+        } catch is NIOTooManyBytesError {
             return .failure(
                 .init(code: 413, status: "INVALID_ARGUMENT", message: "the request body is larger than 16 MiB"))
+        } catch {
+            // Malformed chunked framing or a body cut short: the request is bad, not too large.
+            return .failure(.invalid("the request body could not be read: \(error)"))
         }
         do {
             guard case .object(let object) = try JSONParser().parse(Array(buffer.readableBytesView)) else {
@@ -206,10 +216,19 @@ public struct DataConnectEmulator: Sendable {
         HTTPField.Name(name).flatMap { request.headers[$0] }
     }
 
-    private static func response(_ outcome: DataConnectEngine.Outcome) -> Response {
+    private func response(_ outcome: DataConnectEngine.Outcome) -> Response {
         switch outcome {
-        case .response(let body): return json(status: .ok, body)
-        case .failure(let failure): return Self.failure(failure)
+        case .response(let body):
+            let bytes = body.serialized()
+            if let message = GraphQLExecution.oversized(bytes.count, limits: engine.limits) {
+                // gRPC's status for a message larger than allowed.
+                return Self.failure(.init(code: 429, status: "RESOURCE_EXHAUSTED", message: message))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .failure(let failure):
+            return Self.failure(failure)
         }
     }
 

@@ -18,6 +18,7 @@ struct DataConnectEngine: Sendable {
     let workspace: DataConnectWorkspace
     let schema: GraphQLSchema
     let store: DataConnectStore
+    let limits: GraphQLLimits
     /// Each connector's operations with the parsed document they run from.
     let operations: [String: [String: PreparedOperation]]
 
@@ -67,9 +68,11 @@ struct DataConnectEngine: Sendable {
     ///   - workspace: The workspace.
     ///   - dataFile: A database file, or `nil` for memory.
     ///   - seedFile: A `.gql` mutation file to run instead of the workspace's `seed_data.gql`.
+    ///   - limits: What one request may ask.
     /// - Throws: ``EmulatorError`` or ``DataConnectWorkspaceError``.
-    init(workspace: DataConnectWorkspace, dataFile: String?, seedFile: URL? = nil) async throws {
+    init(workspace: DataConnectWorkspace, dataFile: String?, seedFile: URL? = nil, limits: GraphQLLimits) async throws {
         self.workspace = workspace
+        self.limits = limits
         let sdl = DataConnectSDL.make(workspace.schema)
         do {
             schema = try DataConnectGraphQL.schema(for: workspace.schema)
@@ -166,21 +169,14 @@ struct DataConnectEngine: Sendable {
 
     /// Runs any GraphQL text with full access, as the service's admin `:executeGraphql` does.
     func executeAdmin(query: String, operationName: String?, variables: JSONObject) async -> Outcome {
-        if let depth = GraphQLNesting.depth(query) {
-            return .failure(
-                .invalid("the query nests \(depth) levels deep; at most \(GraphQLNesting.limit) are allowed"))
-        }
         let document: Document
-        do {
-            document = try parse(source: Source(body: query, name: "request"))
-        } catch let error as GraphQLError {
-            return .failure(.invalid(error.message))
-        } catch {
-            return .failure(.invalid("\(error)"))
-        }
-        let problems = validate(schema: schema, ast: document)
-        if !problems.isEmpty {
-            return .response(.object(["errors": .array(problems.map(GraphQLJSON.json))]))
+        switch GraphQLSource.request(query, schema: schema, limits: limits) {
+        case .success(let checked):
+            document = checked
+        case .failure(let refusal) where refusal.stage == .validation:
+            return .response(.object(["errors": .array(refusal.json)]))
+        case .failure(let refusal):
+            return .failure(.invalid(refusal.summary))
         }
         return await run(
             document: document, operationName: operationName, variables: variables, auth: .anonymous, isAdmin: true)
@@ -235,9 +231,9 @@ struct DataConnectEngine: Sendable {
                 }
                 let result: GraphQLResult
                 do {
-                    result = try await GraphQL.execute(
-                        schema: schema, documentAST: document, rootValue: (), context: state,
-                        variableValues: inputValues, operationName: operationName)
+                    result = try await GraphQLExecution.execute(
+                        schema: schema, document: document, context: state, variables: inputValues,
+                        operationName: operationName, limits: limits)
                 } catch {
                     try await store.access { db in try db.execute(sql: "ROLLBACK") }
                     throw error
@@ -254,6 +250,8 @@ struct DataConnectEngine: Sendable {
                 if !result.errors.isEmpty { body["errors"] = .array(result.errors.map(GraphQLJSON.json)) }
                 return Outcome.response(.object(body))
             }
+        } catch let timeout as GraphQLExecutionTimeout {
+            return .failure(.init(code: 504, status: "DEADLINE_EXCEEDED", message: timeout.description))
         } catch {
             return .failure(.init(code: 500, status: "INTERNAL", message: "\(error)"))
         }
@@ -276,6 +274,8 @@ final class ExecutionState: Sendable {
     }
 
     static func from(_ context: any Sendable) throws -> ExecutionState {
+        // Every resolver starts here: a request that ran out of time or lost its client stops before its next load.
+        try Task.checkCancellation()
         guard let state = context as? ExecutionState else {
             throw RowQuery.Failure(description: "internal: the resolver has no execution state")
         }

@@ -1,3 +1,4 @@
+public import ContentGraphQL
 public import Foundation
 public import Hummingbird
 
@@ -111,6 +112,8 @@ public struct EmulatorContext<Options: EmulatorOptions>: Sendable {
     public var baseURL: String
     /// A SQLite file to keep its content in, or `nil` for memory.
     public var dataFile: String?
+    /// What one GraphQL request may ask.
+    public var limits: GraphQLLimits
 
     /// Creates a context.
     ///
@@ -118,9 +121,13 @@ public struct EmulatorContext<Options: EmulatorOptions>: Sendable {
     ///   - options: The service's settings.
     ///   - baseURL: The base URL it answers on.
     ///   - dataFile: A SQLite file, or `nil`.
-    public init(options: Options = Options(), baseURL: String, dataFile: String? = nil) {
+    ///   - limits: What one GraphQL request may ask.
+    public init(
+        options: Options = Options(), baseURL: String, dataFile: String? = nil, limits: GraphQLLimits = GraphQLLimits()
+    ) {
         self.options = options
         self.baseURL = baseURL
         self.dataFile = dataFile
+        self.limits = limits
     }
 }

@@ -1,3 +1,4 @@
+public import ContentGraphQL
 public import Foundation
 package import Hummingbird
 public import Logging
@@ -30,6 +31,8 @@ public struct EmulatorServer: Sendable {
         public var ports: [String: Int]
         /// A database file to keep content in, or `nil` for memory.
         public var dataFile: String?
+        /// What one GraphQL request may ask of any service.
+        public var limits = GraphQLLimits()
         private var serviceOptions: [ObjectIdentifier: any Sendable] = [:]
 
         /// Creates options.
@@ -151,7 +154,8 @@ public struct EmulatorServer: Sendable {
         let port = options.port(for: type)
         // The base URL is only known once the port is; with a fixed port it is known now.
         let context = EmulatorContext(
-            options: options.options(for: type), baseURL: "http://\(urlHost):\(port)", dataFile: options.dataFile)
+            options: options.options(for: type), baseURL: "http://\(urlHost):\(port)", dataFile: options.dataFile,
+            limits: options.limits)
         let service = try await Service.load(workspace: options.workspace, context: context)
         let router = Router(options: Service.routerOptions)
         router.middlewares.add(RequestLogMiddleware(logger: logger))

@@ -10,6 +10,8 @@ public struct GraphQLSourceError: ContentFailure, Equatable {
     public var column: Int?
     /// What is wrong.
     public var message: String
+    /// The name of the ``GraphQLLimits`` limit the text passed, when that is what is wrong.
+    public var limit: String?
 
     /// Creates an error.
     ///
@@ -18,11 +20,13 @@ public struct GraphQLSourceError: ContentFailure, Equatable {
     ///   - line: The line.
     ///   - column: The column.
     ///   - message: What is wrong.
-    public init(file: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+    ///   - limit: The limit passed, if that is what is wrong.
+    public init(file: String, line: Int? = nil, column: Int? = nil, _ message: String, limit: String? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.limit = limit
     }
 
     /// Configuration: the text comes from the user's files.

@@ -173,6 +173,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if let port = components.port, !(1...65535).contains(port) {
             throw HTTPTransportError(.invalidURL, url: shownURL, detail: "port \(port) is outside 1-65535")
         }
+        // AsyncHTTPClient refuses such a header with an error that quotes its value, which may be a secret.
+        if let problem = request.headers.lazy.compactMap(\.problem).first {
+            throw HTTPTransportError(.invalidHeader, url: shownURL, detail: problem)
+        }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }

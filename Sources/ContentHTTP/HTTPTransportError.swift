@@ -6,6 +6,8 @@ public struct HTTPTransportError: ContentFailure, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// The URL cannot be sent.
         case invalidURL
+        /// A header name or value HTTP does not allow, such as a token with a line break.
+        case invalidHeader
         /// The host name did not resolve.
         case dns
         /// The connection was refused or could not be made.
@@ -51,9 +53,13 @@ public struct HTTPTransportError: ContentFailure, Hashable {
         self.detail = detail
     }
 
-    /// Invalid URLs are configuration mistakes; everything else is a transport failure.
+    /// Invalid URLs and headers are configuration mistakes; everything else is a transport failure.
     public var category: FailureCategory {
-        kind == .invalidURL ? .configuration : (kind == .cancelled ? .interrupted : .transport)
+        switch kind {
+        case .invalidURL, .invalidHeader: .configuration
+        case .cancelled: .interrupted
+        default: .transport
+        }
     }
 
     /// What failed, where, and what to do.
@@ -62,6 +68,8 @@ public struct HTTPTransportError: ContentFailure, Hashable {
         switch kind {
         case .invalidURL:
             return "\(url): not a valid http or https URL\(suffix); check the backend's `url:`"
+        case .invalidHeader:
+            return "\(url): \(detail); check the token, token file, environment variable or -H it comes from"
         case .dns:
             return "\(url): the host name did not resolve\(suffix); check the spelling and your network or VPN"
         case .connect:

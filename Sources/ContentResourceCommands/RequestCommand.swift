@@ -99,6 +99,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let bodies = [json != nil, data != nil, !formFields.isEmpty].filter { $0 }.count
         if bodies > 1 { throw ValidationError("give one body: --form, --json or --data") }
+        for header in headers { _ = try Self.header(header) }
         if let timeout, ConfigDuration(parsing: timeout) == nil {
             throw ValidationError("--timeout takes a duration such as 5s or 500ms, got '\(timeout)'")
         }
@@ -150,12 +151,15 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     static func header(_ text: String) throws -> (name: String, value: String) {
+        // The text is never echoed: a header is where tokens go.
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-            throw ValidationError("--header takes 'Name: value', got '\(text)'")
+            throw ValidationError("--header takes 'Name: value'; one has no ':' after its name")
         }
         let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-        guard !name.contains(" ") else { throw ValidationError("--header name '\(name)' has a space") }
-        return (name, text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        let field = HeaderFields.Field(
+            name: name, value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        if let problem = field.problem { throw ValidationError("--header: \(problem)") }
+        return (field.name, field.value)
     }
 
     static func bytes(of path: String) throws -> [UInt8] {

@@ -144,7 +144,7 @@ struct ResourceInvocation: Sendable {
                 parts += ["--data-binary", "@-", "# \(body.count) binary bytes on stdin"]
             }
         }
-        parts.insert(shellQuoted(request.url), at: 2)
+        parts.insert(dryRunURL(request.url), at: 2)
         return parts.joined(separator: " ")
     }
 

@@ -3,6 +3,7 @@ import ContentAEMEmulator
 import ContentCommandLine
 import ContentDataConnectEmulator
 import ContentEmulator
+import ContentGraphQL
 import ContentOutput
 import ContentResourceEmulator
 import ContentSamples
@@ -50,6 +51,11 @@ struct ServeCommand: AsyncParsableCommand {
             (exit 130) or SIGTERM (exit 0) stops it cleanly. A port in use \
             exits 2, naming the service and the flag that moves it. With --data, rows and fragments \
             survive a restart.
+
+            Every GraphQL request is held to limits before it runs: at most 1 MiB and 15000 tokens of text \
+            (AEM's own limits), 64 levels of nesting, 100 aliases, 5000 fields and 500 fragments with fragments \
+            expanded, 16 directives on one node; it runs at most 30 s and answers at most 64 MiB. A request \
+            over one gets a GraphQL error naming the limit; --limit NAME=VALUE raises it.
 
               content serve --workspace examples
               curl -s \\
@@ -118,8 +124,32 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Answer failing queries with 400/500 and application/graphql-response+json instead of 200.")
     var graphqlResponseJSON = false
 
+    @Option(
+        name: .customLong("limit"),
+        help: ArgumentHelp(
+            "Raise or lower one GraphQL request limit (repeatable): \(GraphQLLimits.nameList).",
+            valueName: "name=value"
+        )
+    )
+    var limits: [String] = []
+
     @Flag(name: .shortAndLong, help: "Log one line per request on stderr.")
     var verbose = false
+
+    /// The limits with every `--limit` applied.
+    var graphQLLimits: GraphQLLimits {
+        get throws {
+            var limits = GraphQLLimits()
+            for assignment in self.limits {
+                do {
+                    try limits.set(assignment)
+                } catch {
+                    throw ValidationError("--limit \(error)")
+                }
+            }
+            return limits
+        }
+    }
 
     func validate() throws {
         guard (0...65535).contains(aemPort) else { throw ValidationError("--aem-port must be 0 to 65535") }
@@ -131,6 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--seed \(seed): no such file")
         }
         guard credentials.contains(":") else { throw ValidationError("--credentials takes user:password") }
+        _ = try graphQLLimits
     }
 
     func run() async throws {
@@ -156,6 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
                 ResourceEmulator.name: resourcePort,
             ],
             dataFile: data)
+        options.limits = try graphQLLimits
         options.set(
             AEMEmulator.Options(
                 mode: mode.tier,

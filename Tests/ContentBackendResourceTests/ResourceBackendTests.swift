@@ -645,6 +645,25 @@ struct ResourceBackendTests {
         #expect(resourceRequests(transport).first?.headers["Authorization"] == "Bearer b-1")
     }
 
+    /// A wrong secret must be refused by the token endpoint, never served the token a right one cached.
+    @Test func aDifferentClientSecretDoesNotReuseTheCachedToken() async throws {
+        let folder = try Fixture.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_CACHE_HOME": folder.path]
+        let (first, _) = try makeBackend(Fixture.oauth, environment: environment, Fixture.oauthServer(prefix: "a"))
+        _ = try await first.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+        let wrong = Fixture.oauth.replacingOccurrences(of: #""clientSecret":""#, with: #""clientSecret":"wrong-"#)
+        #expect(wrong != Fixture.oauth)
+        let (second, transport) = try makeBackend(wrong, environment: environment, Fixture.oauthServer(prefix: "b"))
+        _ = try await second.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+        #expect(tokenRequests(transport).count == 1)
+        #expect(resourceRequests(transport).first?.headers["Authorization"] == "Bearer b-1")
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("content/oauth").path)
+        #expect(names.filter { $0.hasSuffix(".json") }.count == 2)
+        #expect(names.allSatisfy { !$0.contains("wrong") && !$0.contains("sample-client-secret") })
+    }
+
     @Test func aRelativeXDGCacheHomeIsIgnoredForHomeDotCache() async throws {
         let folder = try Fixture.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -520,7 +520,7 @@ struct DataConnectEndToEndTests {
                 + #""operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}"#
             #expect(dry.stdout.contains(" --data-binary '\(body)' "), "\(dry.stdout)")
             let url = "\(base)/v1/projects/demo/locations/us-central1/services/content-sample/connectors/movies"
-            #expect(dry.stdout.hasSuffix("\"\(url):executeQuery?key=$FIREBASE_API_KEY\"\n"), "\(dry.stdout)")
+            #expect(dry.stdout.hasSuffix(" '\(url):executeQuery?key='\"$FIREBASE_API_KEY\"\n"), "\(dry.stdout)")
 
             // The command runs as printed once the variables hold real values, and is the only request sent.
             let curl = try ContentProcess.run(

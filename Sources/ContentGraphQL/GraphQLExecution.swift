@@ -1,0 +1,66 @@
+package import GraphQL
+
+/// Executing a checked document within the time and size a server allows.
+package enum GraphQLExecution {
+    /// Executes `document`, cancelling it once it runs longer than ``GraphQLLimits/seconds`` or the request's task
+    /// is cancelled (the client went away).
+    ///
+    /// Resolvers see the cancellation through `Task.checkCancellation()`; GraphQLSwift's executor itself never
+    /// checks, so the resolvers that load data check before each load.
+    ///
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - document: A document ``GraphQLSource`` parsed and validated.
+    ///   - context: What the resolvers receive as context.
+    ///   - variables: The variables.
+    ///   - operationName: Which operation, when the document has several.
+    ///   - limits: The server's limits.
+    /// - Returns: The result.
+    /// - Throws: ``GraphQLExecutionTimeout`` when the time ran out; GraphQLSwift's errors otherwise.
+    package static func execute(
+        schema: GraphQLSchema, document: Document, context: any Sendable, variables: [String: Map],
+        operationName: String?, limits: GraphQLLimits
+    ) async throws -> GraphQLResult {
+        let work = Task {
+            try await GraphQL.execute(
+                schema: schema, documentAST: document, rootValue: (), context: context, variableValues: variables,
+                operationName: operationName)
+        }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(limits.seconds))
+            work.cancel()
+            return true
+        }
+        let result = await withTaskCancellationHandler {
+            await work.result
+        } onCancel: {
+            work.cancel()
+        }
+        timer.cancel()
+        if (try? await timer.value) == true { throw GraphQLExecutionTimeout(seconds: limits.seconds) }
+        return try result.get()
+    }
+
+    /// The error answered instead of a response body larger than ``GraphQLLimits/responseBytes``.
+    ///
+    /// - Parameters:
+    ///   - size: The body's size in bytes.
+    ///   - limits: The server's limits.
+    /// - Returns: The message, or `nil` when the body is within the limit.
+    package static func oversized(_ size: Int, limits: GraphQLLimits) -> String? {
+        guard size > limits.responseBytes else { return nil }
+        return "the response would be \(size) bytes; at most \(limits.responseBytes) are allowed: select fewer fields "
+            + "or page with limit/first\(limits.advice("response-bytes"))"
+    }
+}
+
+/// Execution that ran past ``GraphQLLimits/seconds``.
+package struct GraphQLExecutionTimeout: Error, CustomStringConvertible {
+    /// The budget.
+    package var seconds: Int
+
+    /// What happened and what to do.
+    package var description: String {
+        "the query ran longer than \(seconds) s and was cancelled\(GraphQLLimits().advice("seconds"))"
+    }
+}
