@@ -1,3 +1,4 @@
+internal import ContentEmulator
 internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
@@ -81,6 +82,11 @@ extension AEMEmulator {
         let configuration = String(parts[2])
         guard try store.configurations().contains(configuration) || configuration == "global" else {
             return Self.text(status: .notFound, "No suitable endpoint found.")
+        }
+        guard request.declaresJSON else {
+            return Self.json(
+                status: .unsupportedMediaType,
+                ["message": .string("send the query as JSON with Content-Type: application/json")])
         }
         let body = try await request.body.collect(upTo: 4 << 20)
         guard let parsed = try? JSONParser().parse(Array(body.readableBytesView)), case .object(let object) = parsed,

@@ -19,6 +19,7 @@ struct FragmentStore: Sendable {
             if let path {
                 var configuration = Configuration()
                 configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                try EmulatorDataFile.prepare(path)
                 database = try DatabaseQueue(path: path, configuration: configuration)
             } else {
                 database = try DatabaseQueue()

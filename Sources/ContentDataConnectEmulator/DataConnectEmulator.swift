@@ -23,15 +23,20 @@ public struct DataConnectEmulator: Sendable {
         public var seedFile: URL?
         /// An origin allowed to call from a browser (`*` for any).
         public var corsOrigin: String?
+        /// The bearer token `:executeGraphql` requires, as the admin API requires Google credentials; `nil` leaves
+        /// it open (an in-process sample, reachable only for one command's lifetime).
+        public var adminToken: String?
 
         /// Creates options.
         ///
         /// - Parameters:
         ///   - seedFile: The seed file to use instead of `seed_data.gql`.
         ///   - corsOrigin: An origin allowed from browsers.
-        public init(seedFile: URL? = nil, corsOrigin: String? = nil) {
+        ///   - adminToken: The bearer token the admin endpoint requires, or `nil`.
+        public init(seedFile: URL? = nil, corsOrigin: String? = nil, adminToken: String? = nil) {
             self.seedFile = seedFile
             self.corsOrigin = corsOrigin
+            self.adminToken = adminToken
         }
     }
 
@@ -163,6 +168,12 @@ public struct DataConnectEmulator: Sendable {
         if let mismatch = checkService(context, service: String(action.prefix { $0 != ":" })) {
             return Self.failure(mismatch)
         }
+        if let adminToken = options.adminToken, request.headers[.authorization] != "Bearer \(adminToken)" {
+            return Self.failure(
+                .unauthenticated(
+                    ":executeGraphql is the admin API: send Authorization: Bearer with the admin token content serve "
+                        + "printed at start (or set with --admin-token)"))
+        }
         let body: JSONObject
         switch await Self.readBody(request) {
         case .success(let object): body = object
@@ -192,6 +203,12 @@ public struct DataConnectEmulator: Sendable {
     }
 
     private static func readBody(_ request: Request) async -> Result<JSONObject, DataConnectEngine.RequestFailure> {
+        guard request.declaresJSON else {
+            return .failure(
+                .init(
+                    code: 415, status: "INVALID_ARGUMENT",
+                    message: "the body must be sent with Content-Type: application/json"))
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBody)

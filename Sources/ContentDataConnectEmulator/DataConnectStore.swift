@@ -36,6 +36,7 @@ struct DataConnectStore: Sendable {
             db.add(function: Self.regexFunction)
         }
         do {
+            if let path { try EmulatorDataFile.prepare(path) }
             queue =
                 try path.map { try DatabaseQueue(path: $0, configuration: configuration) }
                 ?? DatabaseQueue(configuration: configuration)

@@ -1,4 +1,5 @@
 public import ContentCore
+internal import Foundation
 
 /// A problem starting an emulator: a malformed workspace, a port in use, a database that cannot open.
 public enum EmulatorError: ContentFailure, Equatable {
@@ -29,5 +30,23 @@ public enum EmulatorError: ContentFailure, Equatable {
             return "\(service) emulator: cannot listen on \(address): \(reason); \(advice)"
         case .database(let message): return "emulator database: \(message)"
         }
+    }
+}
+
+/// The SQLite file `content serve --data` keeps content in.
+package enum EmulatorDataFile {
+    /// Creates the file readable and writable by its owner only (0600), or narrows an existing one to that, before
+    /// SQLite opens it; SQLite gives its `-wal` and `-shm` files the same mode.
+    ///
+    /// - Parameter path: The database file.
+    /// - Throws: ``EmulatorError/database(_:)`` when the file cannot be created.
+    package static func prepare(_ path: String) throws {
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw EmulatorError.database("\(path): cannot create the data file: \(reason); check --data")
+        }
+        _ = fchmod(descriptor, 0o600)
+        close(descriptor)
     }
 }

@@ -33,6 +33,8 @@ public struct EmulatorServer: Sendable {
         public var dataFile: String?
         /// What one GraphQL request may ask of any service.
         public var limits = GraphQLLimits()
+        /// Timeouts, the connection limit, and which hosts and origins are served.
+        public var connections = EmulatorConnectionPolicy()
         private var serviceOptions: [ObjectIdentifier: any Sendable] = [:]
 
         /// Creates options.
@@ -159,6 +161,7 @@ public struct EmulatorServer: Sendable {
         let service = try await Service.load(workspace: options.workspace, context: context)
         let router = Router(options: Service.routerOptions)
         router.middlewares.add(RequestLogMiddleware(logger: logger))
+        router.middlewares.add(LocalRequestGuard(host: options.host, policy: options.connections))
         service.addRoutes(to: router)
         let host = urlHost
         let notes = service.notes
@@ -166,7 +169,8 @@ public struct EmulatorServer: Sendable {
             name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag,
             application: Application(
                 router: router,
-                configuration: .init(address: .hostname(options.host, port: port), serverName: "content-emulator"),
+                server: options.connections.server,
+                configuration: options.connections.configuration(address: .hostname(options.host, port: port)),
                 onServerRunning: { channel in
                     // With port 0 the base URL is only known once the system has picked the port.
                     await onRunning(Service.name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
@@ -246,7 +250,10 @@ extension EmulatorServer {
         // The port is not known until the server listens; services that write absolute URLs take the host alone.
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1")
         let loaded = try await Service.load(workspace: workspace, context: context)
-        return try await withInProcess(router: loaded.router(), body)
+        let router = Router(options: Service.routerOptions)
+        router.middlewares.add(LocalRequestGuard(host: "127.0.0.1", policy: EmulatorConnectionPolicy()))
+        loaded.addRoutes(to: router)
+        return try await withInProcess(router: router, body)
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.
@@ -262,7 +269,8 @@ extension EmulatorServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "content-emulator"),
+            server: EmulatorConnectionPolicy().server,
+            configuration: EmulatorConnectionPolicy().configuration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContentAEMEmulator
 import ContentCommandLine
+import ContentCore
 import ContentDataConnectEmulator
 import ContentEmulator
 import ContentGraphQL
@@ -107,8 +108,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The AEM tier: publish (anonymous reads) or author (basic auth or a token; persisting allowed).")
     var mode: ServeMode = .publish
 
-    @Option(help: ArgumentHelp("The author-mode user and password.", valueName: "user:password"))
-    var credentials: String = "admin:admin"
+    @Option(
+        help: ArgumentHelp(
+            "The author-mode user and password; default $CONTENT_EMULATOR_CREDENTIALS, else admin:admin.",
+            valueName: "user:password"
+        )
+    )
+    var credentials: String?
 
     @Option(
         help: ArgumentHelp(
@@ -118,8 +124,47 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var token: String?
 
-    @Option(help: ArgumentHelp("Allow browser calls from this origin (* for any).", valueName: "origin"))
+    @Option(
+        help: ArgumentHelp(
+            "Allow browser calls, writes included, from this origin (* for any).", valueName: "origin"))
     var cors: String?
+
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp(
+            "Also answer requests addressed to this host name (repeatable); loopback names and --host always are.",
+            valueName: "name"
+        )
+    )
+    var allowedHosts: [String] = []
+
+    @Option(
+        name: .customLong("admin-token"),
+        help: ArgumentHelp(
+            "The bearer token Data Connect's :executeGraphql requires; default $CONTENT_EMULATOR_ADMIN_TOKEN, else "
+                + "a new one, printed at start.",
+            valueName: "token"
+        )
+    )
+    var adminToken: String?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp(
+            "Close a connection that sends no complete request for this long, headers included.",
+            valueName: "duration"
+        )
+    )
+    var idleTimeout: String = "30s"
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "The most connections each service holds open; default a quarter of the descriptor limit, at most 1024.",
+            valueName: "count"
+        )
+    )
+    var maxConnections: Int?
 
     @Flag(help: "Answer failing queries with 400/500 and application/graphql-response+json instead of 200.")
     var graphqlResponseJSON = false
@@ -160,8 +205,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let seed, !FileManager.default.fileExists(atPath: seed) {
             throw ValidationError("--seed \(seed): no such file")
         }
-        guard credentials.contains(":") else { throw ValidationError("--credentials takes user:password") }
+        guard authorCredentials.contains(":") else {
+            throw ValidationError("--credentials (or CONTENT_EMULATOR_CREDENTIALS) takes user:password")
+        }
         _ = try graphQLLimits
+        guard let idle = ConfigDuration(parsing: idleTimeout), idle.duration > .zero else {
+            throw ValidationError("--idle-timeout takes a duration such as 30s or 500ms, got '\(idleTimeout)'")
+        }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
+    }
+
+    /// `--credentials`, else the environment's, else the emulator's default.
+    private var authorCredentials: String {
+        credentials ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_CREDENTIALS"] ?? "admin:admin"
     }
 
     func run() async throws {
@@ -188,6 +244,14 @@ struct ServeCommand: AsyncParsableCommand {
             ],
             dataFile: data)
         options.limits = try graphQLLimits
+        options.connections.allowedHosts = allowedHosts
+        options.connections.allowedOrigin = cors
+        options.connections.idleTimeout = ConfigDuration(parsing: idleTimeout)?.duration ?? .seconds(30)
+        if let maxConnections { options.connections.maxConnections = maxConnections }
+        let admin =
+            adminToken ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_ADMIN_TOKEN"]
+            ?? UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let credentials = authorCredentials
         options.set(
             AEMEmulator.Options(
                 mode: mode.tier,
@@ -198,11 +262,17 @@ struct ServeCommand: AsyncParsableCommand {
                 graphqlResponseJSON: graphqlResponseJSON
             ), for: AEMEmulator.self)
         options.set(
-            DataConnectEmulator.Options(seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors),
+            DataConnectEmulator.Options(
+                seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors, adminToken: admin),
             for: DataConnectEmulator.self)
         try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
             StandardError.write("content: \(service) emulator on \(url)")
             for note in notes { StandardError.write("content: \(service): \(note)") }
+            if service == DataConnectEmulator.name {
+                // The admin API's credential is the developer's to copy; it is printed, as the token of a local
+                // notebook server is.
+                StandardError.write("content: dataconnect: :executeGraphql needs Authorization: Bearer \(admin)")
+            }
         }
     }
 }

@@ -523,7 +523,7 @@ struct DataConnectBackendTests {
                 + #"-H "X-Firebase-AppCheck: $FIREBASE_APP_CHECK_TOKEN" "#
                 + #"--data-binary '{"name":"\#(Example.root)","operationName":"listMoviesByGenre","#
                 + #""variables":{"genre":"Director'\''s Cut"}}' "#
-                + #""\#(Example.production):executeQuery?key=$FIREBASE_API_KEY""#)
+                + #"'\#(Example.production):executeQuery?key='"$FIREBASE_API_KEY""#)
         for secret in ["id-token-value", "app-check-value", "AIza-key"] {
             #expect(!curl.contains(secret))
         }

@@ -8,18 +8,22 @@ struct GraphQLLimitsEndToEndTests {
     static let adventures = "/content/cq:graphql/wknd-shared/endpoint.json"
     static let admin = "/v1/projects/demo/locations/us-central1/services/content-sample:executeGraphql"
 
+    /// The Data Connect admin API's token, given to `serve`.
+    static let serve = ["--admin-token", "limits-test-token"]
+
     /// POSTs the JSON Python prints (from `script`) and returns `status body`.
     static func post(_ url: String, python script: String) throws -> String {
         let result = try ContentProcess.run(
             shell: """
                 python3 -c '\(script)' | curl -sS -o /dev/stdout -w ' %{http_code}' \\
-                  -H 'Content-Type: application/json' --data-binary @- '\(url)'
+                  -H 'Content-Type: application/json' -H 'Authorization: Bearer limits-test-token' \\
+                  --data-binary @- '\(url)'
                 """, in: ContentProcess.repository)
         return result.stdout
     }
 
     @Test func aQueryNestedBehindACommentOrAStringIsRefusedAndTheServerGoesOn() throws {
-        try ContentProcess.withServices { services in
+        try ContentProcess.withServices(Self.serve) { services in
             let aem = try #require(services["aem"])
             let dataConnect = try #require(services["dataconnect"])
             // The reproducers of the crash: braces hidden from the old depth check by `#…\r` and by `"\\"`.
@@ -65,7 +69,7 @@ struct GraphQLLimitsEndToEndTests {
     }
 
     @Test func aResponseOverTheLimitIsAnErrorNotATruncatedBody() throws {
-        try ContentProcess.withServices(["--limit", "response-bytes=300"]) { services in
+        try ContentProcess.withServices(Self.serve + ["--limit", "response-bytes=300"]) { services in
             let aem = try #require(services["aem"])
             let answer = try Self.post(
                 aem + Self.adventures,

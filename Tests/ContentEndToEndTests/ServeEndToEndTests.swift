@@ -70,7 +70,9 @@ struct ServeEndToEndTests {
         let query = #"{"operationName":"listMoviesByGenre","variables":{"genre":"Noir"}}"#
         func post(_ base: String, _ verb: String, _ body: String) throws -> String {
             let url = "\(base)/v1/projects/p/locations/us-central1/services/content-sample/connectors/movies:\(verb)"
-            return try ContentProcess.run(shell: "curl -sS -d '\(body)' '\(url)'", in: scratch.url).stdout
+            return try ContentProcess.run(
+                shell: "curl -sS -H 'Content-Type: application/json' -d '\(body)' '\(url)'", in: scratch.url
+            ).stdout
         }
         try ContentProcess.withServices(["--data", data]) { services in
             let base = try #require(services["dataconnect"])

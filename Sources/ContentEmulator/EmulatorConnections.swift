@@ -1,0 +1,177 @@
+internal import Foundation
+internal import HTTPTypes
+internal import Hummingbird
+internal import HummingbirdCore
+internal import NIOCore
+internal import NIOHTTP1
+
+/// How the servers of `content serve` treat connections and callers: idle connections close, the number of open
+/// connections is bounded below the descriptor limit, and only requests meant for a local service get through.
+public struct EmulatorConnectionPolicy: Sendable, Equatable {
+    /// How long a connection may sit without a complete request (headers included) before it is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// The most connections one service holds open; more wait in the kernel's backlog.
+    public var maxConnections: Int = EmulatorConnectionPolicy.defaultMaxConnections
+    /// Host names (besides loopback ones and the address listened on) that requests may be addressed to.
+    public var allowedHosts: [String] = []
+    /// An origin whose pages may write (`*` for any), as `--cors` allows; `nil` for none.
+    public var allowedOrigin: String?
+
+    /// The defaults.
+    public init() {}
+
+    /// A quarter of the soft descriptor limit, at most 1024: three services at the limit leave room for the
+    /// database, the workspace files and the listening sockets, so accepting never meets EMFILE.
+    public static var defaultMaxConnections: Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let read = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        #else
+            let read = getrlimit(RLIMIT_NOFILE, &limit)
+        #endif
+        guard read == 0, limit.rlim_cur > 0, limit.rlim_cur < 1 << 40 else { return 1024 }
+        return max(8, min(1024, Int(limit.rlim_cur) / 4))
+    }
+
+    /// The server builder: HTTP/1.1 with the idle timeout and a connection that closes after answering a request
+    /// that did not ask to keep it open.
+    var server: HTTPServerBuilder {
+        let nanoseconds =
+            idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
+        return .http1(
+            configuration: .init(
+                additionalChannelHandlers: [HTTP1ConnectionPersistenceInstaller()],
+                idleTimeout: .nanoseconds(nanoseconds)))
+    }
+
+    /// The application configuration for listening on `address`.
+    func configuration(address: BindAddress) -> ApplicationConfiguration {
+        .init(
+            address: address, serverName: "content-emulator",
+            availableConnectionsDelegate: MaximumAvailableConnections(maxConnections))
+    }
+}
+
+/// Refuses requests a web page could have sent.
+///
+/// A `Host` that is not this server (DNS rebinding: a page's own name
+/// resolved to 127.0.0.1), and a write (any method but GET, HEAD and OPTIONS) from a foreign `Origin` (cross-site
+/// request forgery), unless `--cors` allows that origin. Requests without `Origin` (curl, the SDKs, `content`) pass.
+struct LocalRequestGuard: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    /// Lower-cased host names and addresses, without ports.
+    let hosts: Set<String>
+    let allowedOrigin: String?
+
+    init(host: String, policy: EmulatorConnectionPolicy) {
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "::1", host.lowercased()]
+        for name in policy.allowedHosts { hosts.insert(name.lowercased()) }
+        self.hosts = hosts
+        allowedOrigin = policy.allowedOrigin
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let host = request.head.authority.map(Self.hostName) ?? ""
+        guard hosts.contains(host) || host.hasSuffix(".localhost") else {
+            return Self.refusal(
+                .misdirectedRequest,
+                "this server answers requests addressed to localhost, 127.0.0.1, [::1] or the address it listens "
+                    + "on, not '\(host)'; add a name with content serve --allow-host NAME")
+        }
+        if ![.get, .head, .options].contains(request.method), let origin = request.headers[.origin],
+            !isAllowed(origin: origin, authority: request.head.authority)
+        {
+            return Self.refusal(
+                .forbidden,
+                "a write from a page of \(origin) is refused; allow that origin with content serve --cors \(origin)")
+        }
+        return try await next(request, context)
+    }
+
+    private func isAllowed(origin: String, authority: String?) -> Bool {
+        if allowedOrigin == "*" || allowedOrigin == origin { return true }
+        // The server's own pages.
+        guard let authority else { return false }
+        return origin == "http://\(authority)"
+    }
+
+    /// `[::1]:4503` → `::1`, `Example.com:80` → `example.com`.
+    static func hostName(_ authority: String) -> String {
+        let lowered = authority.lowercased()
+        if lowered.hasPrefix("["), let close = lowered.firstIndex(of: "]") {
+            return String(lowered[lowered.index(after: lowered.startIndex)..<close])
+        }
+        return String(lowered.prefix { $0 != ":" })
+    }
+
+    static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain;charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}
+
+/// Put among Hummingbird's additional handlers, which sit after the request has lost its HTTP version; it moves
+/// the real handler in right after NIO's request decoder, where the version and `Connection` header are still seen.
+final class HTTP1ConnectionPersistenceInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
+            try? pipeline.addHandler(HTTP1ConnectionPersistence(), position: .after(decoder))
+        }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+}
+
+/// Closes the connection after answering a request that did not ask to keep it.
+///
+/// That is HTTP/1.0 without `Connection: keep-alive`, or `Connection: close` in any spelling, as RFC 9112 §9.3
+/// requires. The answer stays
+/// `HTTP/1.1`, the highest version this server conforms to (RFC 9110 §6.2), with `Connection: close`.
+final class HTTP1ConnectionPersistence: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private var keepAlive: [Bool] = []
+    private var closeAfterResponse = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) { keepAlive.append(head.isKeepAlive) }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status.code >= 200 && !keepAlive.isEmpty:
+            closeAfterResponse = !keepAlive.removeFirst()
+            if closeAfterResponse { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closeAfterResponse:
+            closeAfterResponse = false
+            let written = promise ?? context.eventLoop.makePromise()
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in loopBound.value.close(promise: nil) }
+            context.write(data, promise: written)
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+}
+
+extension Request {
+    /// Whether the body is declared JSON (`application/json` or `application/…+json`, with any parameters).
+    ///
+    /// The GraphQL endpoints take nothing else, as the services document (and their SDKs send); this also shuts out
+    /// the bodies a page can post cross-site without a preflight (`text/plain`, forms, or a body with no type).
+    package var declaresJSON: Bool {
+        guard let value = headers[.contentType] else { return false }
+        let mediaType = value.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+    }
+}

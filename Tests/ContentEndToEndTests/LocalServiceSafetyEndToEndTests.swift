@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `content serve` as a web page or a flood of idle sockets would meet it: requests for other host names (DNS
+/// rebinding), writes from foreign origins and bodies a page can send without a preflight (cross-site request
+/// forgery), the admin API without its token, HTTP/1.0 without keep-alive, and more idle connections than
+/// descriptors.
+struct LocalServiceSafetyEndToEndTests {
+    static let adHoc = "/content/cq:graphql/wknd-shared/endpoint.json"
+    static let query = #"{"query":"{adventureList{items{title}}}"}"#
+
+    /// `status body` of a curl call with extra arguments.
+    static func curl(_ arguments: String) throws -> String {
+        try ContentProcess.run(
+            shell: "curl -sS -o /dev/stdout -w ' %{http_code}' \(arguments)", in: ContentProcess.repository
+        )
+        .stdout
+    }
+
+    @Test func onlyLocalHostNamesAndSameOriginWritesAreServed() throws {
+        try ContentProcess.withServices(["--allow-host", "content.test"]) { services in
+            let aem = try #require(services["aem"])
+            let json = "-H 'Content-Type: application/json' -d '\(Self.query)'"
+            let rebound = try Self.curl("-H 'Host: attacker.example' \(json) '\(aem)\(Self.adHoc)'")
+            #expect(rebound.hasSuffix(" 421"), "\(rebound)")
+            #expect(rebound.contains("not 'attacker.example'"))
+            #expect(try Self.curl("-H 'Host: content.test:80' \(json) '\(aem)\(Self.adHoc)'").hasSuffix(" 200"))
+            #expect(try Self.curl("-H 'Host: localhost' \(json) '\(aem)\(Self.adHoc)'").hasSuffix(" 200"))
+
+            let forged = try Self.curl("-H 'Origin: https://attacker.example' \(json) '\(aem)\(Self.adHoc)'")
+            #expect(forged.hasSuffix(" 403"), "\(forged)")
+            #expect(forged.contains("--cors https://attacker.example"))
+            // Reads stay open to any page, as AEM's publish tier is.
+            #expect(
+                try Self.curl("-H 'Origin: https://attacker.example' '\(aem)/graphql/list.json'").hasSuffix(" 200"))
+
+            // The bodies a page posts cross-site without a preflight.
+            for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+                let answer = try Self.curl("-H 'Content-Type: \(type)' -d '\(Self.query)' '\(aem)\(Self.adHoc)'")
+                #expect(answer.hasSuffix(" 415"), "\(type): \(answer)")
+            }
+        }
+        try ContentProcess.withServices(["--cors", "https://app.example"]) { services in
+            let aem = try #require(services["aem"])
+            let allowed = try Self.curl(
+                "-H 'Origin: https://app.example' -H 'Content-Type: application/json' -d '\(Self.query)' "
+                    + "'\(aem)\(Self.adHoc)'")
+            #expect(allowed.hasSuffix(" 200"), "\(allowed)")
+        }
+    }
+
+    @Test func theDataConnectAdminAPINeedsTheTokenServePrints() throws {
+        try ContentProcess.withServices { services, log in
+            let base = try #require(services["dataconnect"])
+            let url = "\(base)/v1/projects/demo/locations/us-central1/services/content-sample:executeGraphql"
+            let line = try #require(
+                ServeLog.completeLines(of: log.text).first {
+                    $0.contains(":executeGraphql needs Authorization: Bearer")
+                })
+            let token = try #require(line.split(separator: " ").last.map(String.init))
+            #expect(token.count == 32)
+            let body = "-H 'Content-Type: application/json' -d '{\"query\":\"{movies{id}}\"}' '\(url)'"
+            let anonymous = try Self.curl(body)
+            #expect(anonymous.hasSuffix(" 401"), "\(anonymous)")
+            #expect(anonymous.contains(#""status":"UNAUTHENTICATED""#))
+            #expect(try Self.curl("-H 'Authorization: Bearer wrong' \(body)").hasSuffix(" 401"))
+            #expect(try Self.curl("-H 'Authorization: Bearer \(token)' \(body)").hasSuffix(" 200"))
+        }
+    }
+
+    @Test func aDataFileIsReadableByItsOwnerOnly() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let data = scratch.url.appendingPathComponent("content.sqlite").path
+        try ContentProcess.withServices(["--data", data]) { _ in
+            for file in [data, data + "-wal"] where FileManager.default.fileExists(atPath: file) {
+                let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+                #expect(mode?.intValue == 0o600, "\(file)")
+            }
+        }
+    }
+
+    /// HTTP/1.0 without keep-alive is answered and closed (RFC 9112 §9.3); a client that never finishes its
+    /// headers is closed after the idle timeout; 300 idle sockets under a 256-descriptor limit neither make the
+    /// server unreachable nor spin its accept loop.
+    @Test func connectionsCloseWhenTheyShouldAndIdleOnesCannotLockTheServerOut() throws {
+        let script = #"""
+            import resource, socket, subprocess, sys, time
+            binary, examples = sys.argv[1], sys.argv[2]
+            server = subprocess.Popen(
+                [binary, "serve", "--workspace", examples, "--aem-port", "0", "--dataconnect-port", "0",
+                 "--resource-port", "0", "--idle-timeout", "1s"],
+                stderr=subprocess.PIPE, text=True,
+                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)))
+            port = None
+            while port is None:
+                line = server.stderr.readline()
+                if "aem emulator on" in line:
+                    port = int(line.rsplit(":", 1)[1])
+            def request(version):
+                s = socket.create_connection(("127.0.0.1", port), timeout=20)
+                s.sendall(("GET /graphql/list.json HTTP/%s\r\nHost: 127.0.0.1\r\n\r\n" % version).encode())
+                data = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        return data
+                    data += chunk
+            answer = request("1.0")
+            print("http10", answer.split(b"\r\n")[0].decode(), b"connection: close" in answer.lower())
+            slow = socket.create_connection(("127.0.0.1", port), timeout=20)
+            slow.sendall(b"GET /graphql/list.json HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            started = time.time()
+            print("slow-closed", slow.recv(10) == b"", round(time.time() - started) <= 5)
+            idle = []
+            for _ in range(300):
+                try:
+                    idle.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+                except OSError:
+                    break
+            before = open("/proc/%d/stat" % server.pid).read().split()
+            time.sleep(3)
+            after = open("/proc/%d/stat" % server.pid).read().split()
+            busy = (int(after[13]) + int(after[14]) - int(before[13]) - int(before[14])) / 100.0
+            s = socket.create_connection(("127.0.0.1", port), timeout=30)
+            s.sendall(b"GET /graphql/list.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            reply = s.recv(100)
+            print("after-flood", reply.split(b"\r\n")[0].decode(), "cpu-under-1s", busy < 1.0)
+            server.terminate()
+            server.wait()
+            """#
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = try scratch.write(script, to: "connections.py")
+        let examples = ContentProcess.repository.appendingPathComponent("examples").path
+        let result = try ContentProcess.run(
+            shell: "python3 '\(file.path)' '\(ContentProcess.binary.path)' '\(examples)'", in: scratch.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("http10 HTTP/1.1 200 OK True"), "\(result.stdout)")
+        #expect(result.stdout.contains("slow-closed True True"), "\(result.stdout)")
+        #expect(result.stdout.contains("after-flood HTTP/1.1 200 OK cpu-under-1s True"), "\(result.stdout)")
+    }
+}
