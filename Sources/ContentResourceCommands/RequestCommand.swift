@@ -18,7 +18,7 @@ struct RequestCommand: AsyncParsableCommand {
                 --form name=Ada --form email=ada@example.com
               content request PUT /adapters/JavaAdapter/users/2 --json '{"name":"Grace"}'
               content request /adapters/JSAdapter/greet --params '["Ada"]'
-              content request /adapters/Binary/logo -O logo.png
+              content request /adapters/Binary/bytes --query size=1024 -O bytes.bin
               content request https://example.com/status.json
 
             A path resolves against the backend's url; an absolute URL is sent as \

@@ -41,8 +41,9 @@ struct ContentCommand: AsyncParsableCommand {
     ///   - arguments: The command line, without the executable.
     ///   - interruptible: Whether Ctrl-C cancels the command (a process's `main`); a test leaves signals alone.
     /// - Returns: The exit code.
-    static func run(_ arguments: [String], interruptible: Bool) async -> Int32 {
+    static func run(_ commandLine: [String], interruptible: Bool) async -> Int32 {
         EmbeddedSample.install(EmbeddedSamples.all)
+        let arguments = LeadingOptions.moved(commandLine)
         if arguments.contains("--help") || arguments.contains("-h") {
             // An operation's own flags come from its .gql, which the static command tree cannot know.
             for plugin in BuiltInCommands.plugins {

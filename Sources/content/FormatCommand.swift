@@ -12,7 +12,8 @@ struct FormatCommand: AsyncParsableCommand {
         discussion: """
             Reshapes saved responses with the options every query has:
 
-              content format response.json --items data.adventureList.items \\
+              content format examples/responses/adventures.json \\
+                --items data.adventureList.items \\
                 -o csv --fields title,price
               curl -s https://example.com/api | content format - -o table
 
