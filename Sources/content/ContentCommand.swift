@@ -38,7 +38,7 @@ struct ContentCommand: AsyncParsableCommand {
     /// `main` does, and what a test runs in process.
     ///
     /// - Parameters:
-    ///   - arguments: The command line, without the executable.
+    ///   - commandLine: The command line, without the executable; global options may come before the command.
     ///   - interruptible: Whether Ctrl-C cancels the command (a process's `main`); a test leaves signals alone.
     /// - Returns: The exit code.
     static func run(_ commandLine: [String], interruptible: Bool) async -> Int32 {

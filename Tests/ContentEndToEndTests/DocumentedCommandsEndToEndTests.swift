@@ -2,8 +2,9 @@ import ContentTesting
 import Foundation
 import Testing
 
-/// Every `content …` command line the documentation shows runs as written: README.md's code, the comments of
-/// `examples/`, and the examples in `--help`. Each runs in a scratch folder that sees the repository's `examples/`,
+/// Every `content …` command line the documentation shows runs as written.
+///
+/// README.md's code, the comments of `examples/`, and the examples in `--help`. Each runs in a scratch folder that sees the repository's `examples/`,
 /// against the built-in samples or `content serve` on the ports `examples/content.yaml` names.
 @Suite(.serialized)
 struct DocumentedCommandsEndToEndTests {
