@@ -18,6 +18,8 @@ public struct AEMError: ContentFailure, Equatable {
         case unencodableVariable
         /// A shortcut or argument the command line got wrong.
         case usage
+        /// The backend's configuration cannot work: a URL without scheme or host, an unreadable token file.
+        case configuration
     }
 
     /// The kind.
@@ -35,9 +37,10 @@ public struct AEMError: ContentFailure, Equatable {
         self.description = description
     }
 
-    /// HTTP statuses exit 5, usage mistakes 2, the rest 5 as well.
+    /// HTTP statuses exit 5, usage mistakes 2, configuration 3, the rest 5 as well.
     public var category: FailureCategory {
         switch kind {
+        case .configuration: return .configuration
         case .usage, .unencodableVariable: return .usage
         default: return .httpStatus
         }

@@ -19,12 +19,10 @@ public enum AEMPlugin: BackendPlugin {
     public static func makeBackend(name: String, configuration: AEMConfiguration, context: BackendContext) throws
         -> any ContentBackend
     {
-        guard let components = URLComponents(string: configuration.url), let scheme = components.scheme,
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false
-        else {
+        if let problem = BackendURL.problem(configuration.url) {
             throw AEMError(
-                kind: .usage,
-                description: "backend '\(name)': url '\(configuration.url)' needs a scheme and a host, "
+                kind: .configuration,
+                description: "backend '\(name)': url '\(context.redactor.redact(url: configuration.url))' \(problem), "
                     + "such as https://publish-p123-e456.adobeaemcloud.com"
             )
         }

@@ -41,15 +41,15 @@ public enum DataConnectPlugin: BackendPlugin {
         } else {
             baseURL = configuration.url ?? DataConnectConfiguration.productionURL
         }
-        guard let components = URLComponents(string: baseURL), let scheme = components.scheme,
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false
-        else {
+        if let problem = BackendURL.problem(baseURL) {
             throw DataConnectError(
                 kind: .configuration,
-                description: "backend '\(name)': '\(baseURL)' is not a base URL or host:port, such as 127.0.0.1:9399")
+                description:
+                    "backend '\(name)': '\(context.redactor.redact(url: baseURL))' \(problem); give a base URL "
+                    + "or host:port, such as 127.0.0.1:9399")
         }
         var idToken = configuration.auth?.idToken?.value.nonEmpty
-        if idToken == nil, fetchToken, let command = configuration.auth?.idTokenCommand {
+        if idToken == nil, fetchToken, !context.isValidation, let command = configuration.auth?.idTokenCommand {
             idToken = try DataConnectBackend.runTokenCommand(command)
         }
         return DataConnectBackend(

@@ -24,13 +24,11 @@ public struct ResourceBackend: ContentBackend {
         name: String, configuration: ResourceConfiguration, context: BackendContext,
         environment: [String: String] = [:]
     ) throws {
-        guard let components = URLComponents(string: configuration.url), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", components.host?.isEmpty == false
-        else {
+        if let problem = BackendURL.problem(configuration.url) {
             throw ResourceError(
                 kind: .configuration,
-                description: "backend '\(name)': url '\(configuration.url)' needs a scheme and a host, such as "
-                    + "https://mfp.example.com/mfp/api")
+                description: "backend '\(name)': url '\(context.redactor.redact(url: configuration.url))' \(problem), "
+                    + "such as https://mfp.example.com/mfp/api")
         }
         self.name = name
         self.configuration = configuration

@@ -10,9 +10,10 @@ public import ContentCore
 /// | 2 | usage: bad flags or arguments |
 /// | 3 | configuration |
 /// | 4 | transport: DNS, connect, TLS, timeout |
-/// | 5 | HTTP error status from the server |
+/// | 5 | an HTTP error status, or a body that is not the API's answer |
 /// | 6 | the server answered but the operation failed |
 /// | 7 | malformed input data |
+/// | 8 | the output could not be written |
 /// | 130 | interrupted |
 public enum ExitStatus {
     /// The code for a failure category.
@@ -28,6 +29,7 @@ public enum ExitStatus {
         case .httpStatus: return 5
         case .operationFailed: return 6
         case .malformedInput: return 7
+        case .output: return 8
         case .interrupted: return 130
         }
     }
@@ -57,10 +59,12 @@ public enum ExitStatus {
           2    usage: bad flags or arguments
           3    configuration: missing or invalid content.yaml, unknown backend
           4    transport: DNS, connect, TLS, timeout
-          5    HTTP error status from the server
+          5    the server answered with an HTTP error status, or with a body
+               that is not its API's answer (HTML, JSON cut short)
           6    the server answered but the operation failed (GraphQL errors,
-               partial data)
+               partial data, no items where the operation puts them)
           7    malformed input data (a JSON or NDJSON file or stdin)
+          8    the output could not be written (disk full, stdout closed)
           130  interrupted
         """
 }

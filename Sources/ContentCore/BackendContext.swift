@@ -12,6 +12,9 @@ public struct BackendContext: Sendable {
     public var logger: Logger
     /// The directory relative paths in the backend's configuration resolve against (the config file's).
     public var baseDirectory: String
+    /// Whether the backend is made only to check its configuration (`content config validate`): it must then run
+    /// no command and send nothing.
+    public var isValidation = false
 
     /// Creates a context.
     ///

@@ -12,6 +12,8 @@ public enum FailureCategory: String, Sendable, Hashable, CaseIterable {
     case operationFailed
     /// A JSON or NDJSON file or stream given to the tool is malformed.
     case malformedInput
+    /// The output could not be written: a full disk, a closed or unwritable stdout.
+    case output
     /// The user interrupted the run.
     case interrupted
     /// Anything else: a bug, or a state nobody planned for.

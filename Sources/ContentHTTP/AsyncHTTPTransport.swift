@@ -249,11 +249,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
             if connection.connectionErrors.isEmpty, connection.dnsAError != nil || connection.dnsAAAAError != nil {
                 return HTTPTransportError(.dns, url: url, detail: "host \(connection.host)")
             }
-            let reasons = connection.connectionErrors.map { "\($0.error)" }
+            let reasons = connection.connectionErrors.map { Self.reason($0.error) }
             return HTTPTransportError(.connect, url: url, detail: reasons.first ?? "")
         }
         if let io = error as? IOError {
-            return HTTPTransportError(.connect, url: url, detail: redactor.redact("\(io)"))
+            return HTTPTransportError(.connect, url: url, detail: Self.reason(io))
         }
         if let channel = error as? ChannelError, case .connectTimeout = channel {
             return HTTPTransportError(.connectTimeout, url: url)
@@ -263,6 +263,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return HTTPTransportError(.tls, url: url, detail: redactor.redact("\(error)"))
         }
         return HTTPTransportError(.other, url: url, detail: redactor.redact("\(error)"))
+    }
+
+    /// A system error as the words of `strerror` ("connection refused"), not NIO's debugging description.
+    static func reason(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        return "\(error)"
     }
 
     private func log(_ message: @autoclosure () -> String) {

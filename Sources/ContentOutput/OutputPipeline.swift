@@ -174,7 +174,9 @@ public struct OutputPipeline: Sendable {
                 return Self.source(for: document)
             }
             guard let value = document.value(at: path) else {
-                throw .itemsNotFound(path: path.description, available: document.keys(deepestAlong: path))
+                throw .itemsNotFound(
+                    path: path.description, available: document.keys(deepestAlong: path),
+                    given: settings.itemsPath != nil)
             }
             return Self.source(for: value)
         }

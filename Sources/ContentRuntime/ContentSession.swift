@@ -107,7 +107,16 @@ public struct ContentSession: Sendable {
         var problems: [any Error] = []
         for backend in configuration.backends {
             do {
-                try plugin(for: backend).validate(backend.section)
+                let entry = try plugin(for: backend)
+                try entry.validate(backend.section)
+                // Everything a backend checks when a command makes it (URLs, token files, workspaces), with a
+                // transport that sends nothing.
+                let redactor = Redactor(secrets: backend.secrets)
+                _ = try HTTPSettings(defaults: configuration.defaults, environment: environment, redactor: redactor)
+                var context = BackendContext(
+                    transport: NoSendingTransport(), defaults: configuration.defaults, redactor: redactor)
+                context.isValidation = true
+                _ = try entry.makeBackend(name: backend.name, section: backend.section, context: context)
             } catch {
                 problems.append(error)
             }
@@ -172,4 +181,13 @@ public struct ContentSession: Sendable {
         }
         return try outcome.get()
     }
+}
+
+/// The transport of `config validate`: backends are made with it, and nothing is ever sent.
+private struct NoSendingTransport: HTTPTransport {
+    struct Refused: Error, CustomStringConvertible {
+        var description: String { "config validate sends nothing" }
+    }
+
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse { throw Refused() }
 }

@@ -822,7 +822,7 @@ struct ResourceBackendTests {
                 error
                     == ResourceError(
                         kind: .configuration,
-                        description: "backend 'mfp': url '\(url)' needs a scheme and a host, such as "
+                        description: "backend 'mfp': url '\(url)' needs a scheme (http or https) and a host, such as "
                             + "https://mfp.example.com/mfp/api"),
                 "\(url)")
         }
