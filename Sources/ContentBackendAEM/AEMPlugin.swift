@@ -22,8 +22,8 @@ public enum AEMPlugin: BackendPlugin {
         if let problem = BackendURL.problem(configuration.url) {
             throw AEMError(
                 kind: .configuration,
-                description: "backend '\(name)': url '\(context.redactor.redact(url: configuration.url))' \(problem), "
-                    + "such as https://publish-p123-e456.adobeaemcloud.com"
+                description: "backend '\(name)': url '\(context.redactor.redact(url: configuration.url))' \(problem); "
+                    + "write it like https://publish-p123-e456.adobeaemcloud.com"
             )
         }
         let token = try configuration.auth?.bearerToken(backend: name)

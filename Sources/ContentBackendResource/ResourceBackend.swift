@@ -27,8 +27,8 @@ public struct ResourceBackend: ContentBackend {
         if let problem = BackendURL.problem(configuration.url) {
             throw ResourceError(
                 kind: .configuration,
-                description: "backend '\(name)': url '\(context.redactor.redact(url: configuration.url))' \(problem), "
-                    + "such as https://mfp.example.com/mfp/api")
+                description: "backend '\(name)': url '\(context.redactor.redact(url: configuration.url))' \(problem); "
+                    + "write it like https://mfp.example.com/mfp/api")
         }
         self.name = name
         self.configuration = configuration

@@ -2,6 +2,17 @@
 struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: NodeDecoder
     let entries: [YAMLMappingEntry]
+    /// Each key's entry, so that reading every key of a large mapping (`headers:`) is linear, not quadratic.
+    private let index: [String: Int]
+
+    init(decoder: NodeDecoder, entries: [YAMLMappingEntry]) {
+        self.decoder = decoder
+        self.entries = entries
+        var index: [String: Int] = [:]
+        index.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() where index[entry.key] == nil { index[entry.key] = position }
+        self.index = index
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
@@ -12,7 +23,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func entry(_ key: Key) -> YAMLMappingEntry? {
         decoder.context.ask(key.stringValue, at: codingPath)
-        return entries.first { $0.key == key.stringValue }
+        return index[key.stringValue].map { entries[$0] }
     }
 
     private func required(_ key: Key) throws -> YAMLMappingEntry {

@@ -231,7 +231,10 @@ struct DataConnectBackendTests {
         }
         #expect(error?.kind == .configuration)
         #expect(error?.category == .configuration)
-        #expect(error?.description.contains("'ftp://dc.example.test' is not a base URL or host:port") == true)
+        #expect(
+            error?.description.contains(
+                "'ftp://dc.example.test' needs a scheme (http or https) and a host; give a base URL or host:port")
+                == true)
     }
 
     @Test func relativeWorkspaceResolvesAgainstTheConfigurationDirectory() throws {

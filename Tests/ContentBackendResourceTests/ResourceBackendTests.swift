@@ -822,7 +822,8 @@ struct ResourceBackendTests {
                 error
                     == ResourceError(
                         kind: .configuration,
-                        description: "backend 'mfp': url '\(url)' needs a scheme (http or https) and a host, such as "
+                        description:
+                            "backend 'mfp': url '\(url)' needs a scheme (http or https) and a host; write it like "
                             + "https://mfp.example.com/mfp/api"),
                 "\(url)")
         }

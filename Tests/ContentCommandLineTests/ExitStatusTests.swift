@@ -23,7 +23,7 @@ struct ExitStatusTests {
     @Test func everyCategoryHasItsDocumentedCode() {
         let expected: [FailureCategory: Int32] = [
             .unexpected: 1, .usage: 2, .configuration: 3, .transport: 4, .httpStatus: 5, .operationFailed: 6,
-            .malformedInput: 7, .interrupted: 130,
+            .malformedInput: 7, .output: 8, .interrupted: 130,
         ]
         #expect(Set(expected.keys) == Set(FailureCategory.allCases))
         for category in FailureCategory.allCases {

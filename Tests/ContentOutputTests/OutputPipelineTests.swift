@@ -187,8 +187,15 @@ struct OutputPipelineTests {
             try await Fixtures.render(
                 try Fixtures.result(document, itemsPath: "data.adventures.items"), OutputSettings())
         }
-        #expect(error == .itemsNotFound(path: "data.adventures.items", available: ["adventureList"]))
-        #expect(error?.category == .usage)
+        // The backend's own items path: the server answered without what the operation returns.
+        #expect(error == .itemsNotFound(path: "data.adventures.items", available: ["adventureList"], given: false))
+        #expect(error?.category == .operationFailed)
+        let given = await #expect(throws: OutputError.self) {
+            try await Fixtures.render(
+                try Fixtures.result(document, itemsPath: nil),
+                OutputSettings(itemsPath: try JSONPath(parsing: "data.adventures.items")))
+        }
+        #expect(given?.category == .usage)
     }
 
     @Test func singleObjectRendersAsKeyValueTable() async throws {

@@ -773,3 +773,22 @@ struct YAMLDecoderTests {
         #expect(closestMatch(to: "x", in: [String]()) == nil)
     }
 }
+
+/// The inputs that were quadratic (40,000 keys took half a minute): each key is read once, in order, whatever the
+/// size. How long they take is measured by `Benchmarks/yaml-keys.sh`, not asserted here.
+struct YAMLLargeMappingTests {
+    @Test func aMappingOfFortyThousandKeysDecodesEveryKey() throws {
+        let yaml = (0..<40_000).map { "k\($0): v\($0)" }.joined(separator: "\n")
+        let decoded = try decode([String: String].self, yaml)
+        #expect(decoded.count == 40_000)
+        #expect(decoded["k39999"] == "v39999")
+    }
+
+    @Test func aLongSequenceOfMappingsDecodes() throws {
+        struct Item: Decodable { var name: String }
+        let yaml = (0..<40_000).map { "- name: n\($0)" }.joined(separator: "\n")
+        let decoded = try decode([Item].self, yaml)
+        #expect(decoded.count == 40_000)
+        #expect(decoded.last?.name == "n39999")
+    }
+}
