@@ -774,8 +774,9 @@ struct YAMLDecoderTests {
     }
 }
 
-/// The inputs that were quadratic (40,000 keys took half a minute): each key is read once, in order, whatever the
-/// size. How long they take is measured by `Benchmarks/yaml-keys.sh`, not asserted here.
+/// The inputs that were quadratic (40,000 keys took half a minute).
+///
+/// Each key is read once, in order, whatever the size. How long they take is measured by `Benchmarks/yaml-keys.sh`, not asserted here.
 struct YAMLLargeMappingTests {
     @Test func aMappingOfFortyThousandKeysDecodesEveryKey() throws {
         let yaml = (0..<40_000).map { "k\($0): v\($0)" }.joined(separator: "\n")
