@@ -36,13 +36,17 @@ public struct ConfigLoader: Sendable {
         }
         var (configuration, inlineSecrets) = try read(text: text, file: location.path)
         configuration.location = location
-        if let inline = inlineSecrets.first, Self.isReadableByOthers(location.path) {
+        if !inlineSecrets.isEmpty, Self.isReadableByOthers(location.path) {
+            // Every one is named: moving the first to the environment must not leave the others unmentioned.
+            let places = inlineSecrets.map { "\($0.keyPath) at \($0.mark)" }.joined(separator: ", ")
+            let moves = inlineSecrets.map { "\($0.key): \"${\($0.suggestedVariable)}\"" }.joined(separator: ", ")
+            let count = inlineSecrets.count == 1 ? "an inline secret" : "\(inlineSecrets.count) inline secrets"
             configuration.warnings.append(
                 Diagnostic(
                     .warning,
-                    "\(location.path) holds an inline secret (\(inline.keyPath) at \(inline.mark)) and can be read "
-                        + "by group or others; run `chmod 600 \(location.path)`, or move the secret to the environment: "
-                        + "\(inline.key): \"${\(inline.suggestedVariable)}\"",
+                    "\(location.path) holds \(count) (\(places)) and can be read by group or others; run "
+                        + "`chmod 600 \(location.path)`, or move \(inlineSecrets.count == 1 ? "it" : "them") to the "
+                        + "environment: \(moves)",
                     at: location.path
                 )
             )

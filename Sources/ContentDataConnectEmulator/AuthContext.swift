@@ -49,7 +49,44 @@ struct AuthContext: Sendable {
             throw MalformedToken(
                 description: "X-Firebase-Auth-Token is not a JWT with a JSON payload (header.payload.signature)")
         }
+        try Self.check(claims, now: Date())
         self.init(claims: claims, hasToken: true)
+    }
+
+    /// The claim checks Firebase makes of an ID token besides its signature: a `sub` that is a non-empty string of
+    /// at most 128 characters, and an `exp` in the future.
+    ///
+    /// Sources disagree on `exp`: the Admin SDK (firebase-admin-node `src/auth/token-verifier.ts`: "has expired",
+    /// "has an empty \"sub\" (subject) claim", "longer than 128 characters") and Firebase's documentation ("exp:
+    /// Must be in the future", "sub: Must be a non-empty string") refuse an expired token, also when pointed at
+    /// the emulators; the Auth emulator's own endpoints never expire a token by time (firebase-tools
+    /// `src/emulator/auth/operations.ts`). Services verify as the Admin SDK does, so this does too.
+    ///
+    /// - Parameters:
+    ///   - claims: The token's payload.
+    ///   - now: The time to compare `exp` with.
+    /// - Throws: ``MalformedToken`` naming the claim.
+    static func check(_ claims: JSONObject, now: Date) throws {
+        let subject = claims["sub"] ?? claims["user_id"]
+        guard case .string(let uid)? = subject else {
+            throw MalformedToken(description: "X-Firebase-Auth-Token has no \"sub\" (subject) claim")
+        }
+        guard !uid.isEmpty else {
+            throw MalformedToken(description: "X-Firebase-Auth-Token has an empty \"sub\" (subject) claim")
+        }
+        guard uid.count <= 128 else {
+            throw MalformedToken(
+                description: "X-Firebase-Auth-Token has a \"sub\" (subject) claim longer than 128 characters")
+        }
+        if let exp = claims["exp"] {
+            guard case .number(let number) = exp, let seconds = number.doubleValue else {
+                throw MalformedToken(description: "X-Firebase-Auth-Token has an \"exp\" claim that is not a number")
+            }
+            guard seconds > now.timeIntervalSince1970 else {
+                throw MalformedToken(
+                    description: "X-Firebase-Auth-Token has expired; get a fresh ID token from the client and retry")
+            }
+        }
     }
 
     init(claims: JSONObject, hasToken: Bool) {

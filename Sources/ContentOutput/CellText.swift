@@ -77,8 +77,13 @@ public enum CellText {
         if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
             return (UInt32(bytes[index + 1]), 2)
         }
-        if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, (0xA8...0xA9).contains(bytes[index + 2]) {
+        // Line and paragraph separators, and the bidirectional overrides and isolates (U+202A–U+202E,
+        // U+2066–U+2069) that make a terminal show text in another order than it is.
+        if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, (0xA8...0xAE).contains(bytes[index + 2]) {
             return (0x2000 | UInt32(bytes[index + 2] & 0x3F), 3)
+        }
+        if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x81, (0xA6...0xA9).contains(bytes[index + 2]) {
+            return (0x2040 | UInt32(bytes[index + 2] & 0x3F), 3)
         }
         return nil
     }

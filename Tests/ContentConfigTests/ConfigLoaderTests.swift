@@ -305,6 +305,35 @@ struct ConfigLoaderTests {
         #expect(configuration.secrets == ["abcd1234"])
     }
 
+    @Test func everyInlineSecretIsNamedInTheWarning() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let yaml = """
+            backends:
+              wknd:
+                type: aem
+                url: https://example.com
+                auth:
+                  type: basic
+                  username: admin
+                  password: first-secret
+              mfp:
+                type: resource
+                url: https://example.com
+                auth:
+                  type: bearer
+                  token: second-secret
+            """
+        let path = try directory.write(yaml, to: "content.yaml", permissions: 0o644)
+        let configuration = try ConfigLoader(environment: [:]).load(ConfigLocation(path: path, origin: .flag))
+        let warning = try #require(configuration.warnings.first)
+        #expect(warning.message.contains("holds 2 inline secrets"), "\(warning.message)")
+        #expect(warning.message.contains("backends.wknd.auth.password at 8:17"), "\(warning.message)")
+        #expect(warning.message.contains("backends.mfp.auth.token at 14:14"), "\(warning.message)")
+        #expect(warning.message.contains(#"password: "${PASSWORD}", token: "${TOKEN}""#), "\(warning.message)")
+        #expect(!warning.message.contains("first-secret") && !warning.message.contains("second-secret"))
+    }
+
     @Test(arguments: [0o600, 0o400])
     func inlineSecretInAPrivateFileIsNotWarnedAbout(permissions: Int) throws {
         let directory = try TemporaryDirectory()

@@ -181,6 +181,25 @@ struct DataConnectEmulatorTests {
             // A header that is not a JWT is refused outright.
             let garbage = try await client.query("listMovies", token: "not a token")
             #expect(garbage.status == 401)
+            // Claims Firebase refuses: an empty, missing or over-long subject, and an expiry in the past.
+            let now = Date().timeIntervalSince1970
+            let refused: [(JSONObject, String)] = [
+                (["sub": .string("")], "an empty \\\"sub\\\""),
+                (["email": .string("a@b.c")], "no \\\"sub\\\""),
+                (["sub": .string(String(repeating: "u", count: 129))], "longer than 128"),
+                (["sub": .string("user-ben"), "exp": .number(JSONNumber(Int(now) - 60))], "has expired"),
+            ]
+            for (claims, message) in refused {
+                let answer = try await client.query("listMovies", token: DataConnectHarness.token(claims))
+                #expect(answer.status == 401, "\(claims)")
+                #expect(answer.text.contains(message), "\(answer.text)")
+            }
+            let fresh = try await client.query(
+                "listMovies",
+                token: DataConnectHarness.token([
+                    "sub": .string("user-ben"), "exp": .number(JSONNumber(Int(now) + 600)),
+                ]))
+            #expect(fresh.status == 200, "\(fresh.text)")
         }
     }
 

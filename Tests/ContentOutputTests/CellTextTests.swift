@@ -42,6 +42,8 @@ struct CellTextTests {
         #expect(CellText.escapingControls("\u{1B}[2J") == #"\u001B[2J"#)
         #expect(CellText.escapingControls("\u{7F}\u{85}") == #"\u007F\u0085"#)
         #expect(CellText.escapingControls("plain é 東") == "plain é 東")
+        // Bidirectional overrides and isolates reorder what a terminal shows.
+        #expect(CellText.escapingControls("a\u{202E}b\u{2066}c\u{2069}") == #"a\u202Eb\u2066c\u2069"#)
         #expect(CellText.escapingControls("é\u{2028}東\u{2029}\u{9F}x\u{A0}") == #"é\u2028東\u2029\u009Fx"# + "\u{A0}")
     }
 
