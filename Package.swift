@@ -274,6 +274,15 @@ let package = Package(
 
         .testTarget(name: "ContentYAMLTests", dependencies: ["ContentYAML"]),
         .testTarget(name: "ContentJSONTests", dependencies: ["ContentJSON"]),
+        // Bounded mutation fuzzing of the YAML, JSON, GraphQL and URL front doors; runs in every test run.
+        .testTarget(
+            name: "ContentFuzzTests",
+            dependencies: [
+                "ContentCommandLine", "ContentConfig", "ContentCore", "ContentGraphQL", "ContentHTTP", "ContentJSON",
+                "ContentTesting", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         .testTarget(
             name: "ContentGraphQLTests",
             dependencies: [

@@ -211,7 +211,7 @@ struct AEMInvocation: Sendable {
             parts += ["-H", shellQuoted("\(field.name): \(field.value)")]
         }
         if let body = outgoing.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
-        parts.append(dryRunURL(outgoing.url))
+        parts.append(dryRunURL(outgoing.url, redactor: Redactor(secrets: backend.secrets)))
         return parts.joined(separator: " ")
     }
 

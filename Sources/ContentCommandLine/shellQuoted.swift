@@ -1,4 +1,4 @@
-internal import ContentCore
+public import ContentCore
 
 /// A word single-quoted for a POSIX shell, for the curl commands `--dry-run` prints.
 ///
@@ -12,9 +12,11 @@ public func shellQuoted(_ word: String) -> String {
 /// becomes `$URL_PASSWORD` (a lone user, which may itself be a token, `$URL_USER`), credential-named query
 /// parameters are masked, and `$VARIABLE` placeholders already in the URL are left for the shell to expand.
 ///
-/// - Parameter url: The URL a request goes to.
+/// - Parameters:
+///   - url: The URL a request goes to.
+///   - redactor: The backend's known secrets, masked wherever else they appear.
 /// - Returns: Single-quoted segments around double-quoted variables: `'http://admin:'"$URL_PASSWORD"'@host/'`.
-public func dryRunURL(_ url: String) -> String {
+public func dryRunURL(_ url: String, redactor: Redactor = Redactor()) -> String {
     var segments: [(text: String, isVariable: Bool)] = []
     var rest = Substring(url)
     if let schemeEnd = rest.firstRange(of: "://") {
@@ -52,6 +54,6 @@ public func dryRunURL(_ url: String) -> String {
     }
     segments.append((String(text), false))
     return segments.filter { $0.isVariable || !$0.text.isEmpty }
-        .map { $0.isVariable ? "\"$\($0.text)\"" : shellQuoted($0.text) }
+        .map { $0.isVariable ? "\"$\($0.text)\"" : shellQuoted(redactor.redact($0.text)) }
         .joined()
 }

@@ -177,7 +177,7 @@ struct DataConnectInvocation: Sendable {
             ]
         }
         if let body = request.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
-        parts.append(dryRunURL(request.url))
+        parts.append(dryRunURL(request.url, redactor: backend.context.redactor))
         return parts.joined(separator: " ")
     }
 

@@ -77,7 +77,7 @@ struct ResourceInvocation: Sendable {
             StandardOutput.write(
                 Self.curl(
                     outgoing, auth: offline.sendsCredentials(to: request.target) ? configuration.auth : nil,
-                    userAuthorization: userAuthorization) + "\n")
+                    userAuthorization: userAuthorization, redactor: offline.context.redactor) + "\n")
             return
         }
         let settings = try command.output.settings(
@@ -114,7 +114,8 @@ struct ResourceInvocation: Sendable {
 
     /// The request as a curl command that runs as-is; credentials appear as `$VARIABLES`.
     static func curl(
-        _ request: HTTPTransportRequest, auth: ResourceConfiguration.Auth?, userAuthorization: Bool = false
+        _ request: HTTPTransportRequest, auth: ResourceConfiguration.Auth?, userAuthorization: Bool = false,
+        redactor: Redactor = Redactor()
     ) -> String {
         var parts = ["curl", "-sS"]
         if request.method != .get { parts += ["-X", request.method.rawValue] }
@@ -144,7 +145,7 @@ struct ResourceInvocation: Sendable {
                 parts += ["--data-binary", "@-", "# \(body.count) binary bytes on stdin"]
             }
         }
-        parts.insert(dryRunURL(request.url), at: 2)
+        parts.insert(dryRunURL(request.url, redactor: redactor), at: 2)
         return parts.joined(separator: " ")
     }
 
