@@ -180,11 +180,14 @@ struct AEMInvocation: Sendable {
         _ call: (AEMBackend) async throws -> Void
     ) async throws -> String {
         let transport = RecordingTransport()
+        // The variables the configuration reads the secrets from, so the printed command runs in the same shell.
+        let tokenVariable = backend.placeholder(for: configuration.auth?.token?.value, fallback: "AEM_TOKEN")
+        let passwordVariable = backend.placeholder(for: configuration.auth?.password?.value, fallback: "AEM_PASSWORD")
         let made = AEMBackend(
             name: backend.name,
             configuration: configuration,
             context: BackendContext(transport: transport),
-            token: "$AEM_TOKEN"
+            token: tokenVariable
         )
         do {
             try await call(made)
@@ -200,9 +203,9 @@ struct AEMInvocation: Sendable {
             if field.name.lowercased() == "authorization" {
                 switch configuration.auth?.type ?? .none {
                 case .basic:
-                    parts += ["-u", "\"\(configuration.auth?.username ?? ""):$AEM_PASSWORD\""]
+                    parts += ["-u", "\"\(configuration.auth?.username ?? ""):\(passwordVariable)\""]
                 case .token:
-                    parts += ["-H", "\"Authorization: Bearer $AEM_TOKEN\""]
+                    parts += ["-H", "\"Authorization: Bearer \(tokenVariable)\""]
                 case .none:
                     break
                 }

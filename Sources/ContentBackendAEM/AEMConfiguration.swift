@@ -39,30 +39,14 @@ public struct AEMConfiguration: Decodable, Sendable {
             if let token = token?.value { return token }
             guard let file = tokenFile else { return nil }
             // A token is a few kilobytes at most; a device such as /dev/zero or a huge file must not be read whole.
-            let limit = 64 << 10
-            var status = stat()
-            guard stat(file, &status) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw AEMError(
-                    kind: .configuration, description: "backend '\(backend)': cannot read tokenFile \(file): \(reason)")
-            }
-            guard (status.st_mode & S_IFMT) == S_IFREG else {
+            do {
+                return try SmallTextFile.read(file)
+            } catch {
                 throw AEMError(
                     kind: .configuration,
-                    description: "backend '\(backend)': tokenFile \(file) is not a regular file; point it at a file "
+                    description: "backend '\(backend)': cannot use tokenFile \(file): \(error); point it at a file "
                         + "holding the token")
             }
-            guard let handle = FileHandle(forReadingAtPath: file),
-                let data = try? handle.read(upToCount: limit + 1),
-                data.count <= limit,
-                let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
-            else {
-                throw AEMError(
-                    kind: .configuration,
-                    description: "backend '\(backend)': cannot read tokenFile \(file) as UTF-8 text of at most 64 KiB")
-            }
-            try? handle.close()
-            return text
         }
     }
 

@@ -116,7 +116,8 @@ public struct ConfigLoader: Sendable {
                         environment: environment,
                         baseDirectory: baseDirectory
                     ),
-                    secrets: scan.secrets
+                    secrets: scan.secrets,
+                    secretVariables: scan.variables
                 )
             )
         }

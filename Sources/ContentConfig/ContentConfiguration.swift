@@ -51,4 +51,16 @@ public struct ConfiguredBackend: Sendable {
     public var section: YAMLConfigSection
     /// Secret values this section holds or references.
     public var secrets: [String]
+    /// The environment variable each secret value was read from, where the configuration wrote `${VAR}`.
+    public var secretVariables: [String: String] = [:]
+
+    /// The shell variable `--dry-run` shows for a secret: the one the configuration reads it from, else `fallback`.
+    ///
+    /// - Parameters:
+    ///   - secret: The secret's value, if any.
+    ///   - fallback: The name to use otherwise, such as `AEM_TOKEN`.
+    /// - Returns: `$NAME`.
+    public func placeholder(for secret: String?, fallback: String) -> String {
+        "$" + (secret.flatMap { secretVariables[$0] } ?? fallback)
+    }
 }

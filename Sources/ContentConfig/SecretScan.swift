@@ -1,3 +1,4 @@
+internal import ContentCore
 internal import ContentYAML
 internal import Foundation
 
@@ -13,6 +14,8 @@ struct SecretScan {
     let baseDirectory: String
     private(set) var secrets: [String] = []
     private(set) var inlineSecrets: [InlineSecret] = []
+    /// The environment variable each secret value came from, when its scalar is just `${VAR}` (or `${VAR:-…}`).
+    private(set) var variables: [String: String] = [:]
 
     init(decoder: YAMLDecoder, file: String, baseDirectory: String) {
         self.decoder = decoder
@@ -49,7 +52,10 @@ struct SecretScan {
                     if let value, let contents = readSecretFile(value) { secrets.append(contents) }
                     continue
                 }
-                if let value, !value.isEmpty { secrets.append(value) }
+                if let value, !value.isEmpty {
+                    secrets.append(value)
+                    if let variable = Self.variableName(scalar.value) { variables[value] = variable }
+                }
                 // Single-quoted scalars are literal, so `'${TOKEN}'` is an inline secret too.
                 let interpolated = scalar.style != .singleQuoted && scalar.value.contains("${")
                 if !interpolated, !scalar.value.isEmpty {
@@ -61,13 +67,22 @@ struct SecretScan {
         }
     }
 
+    /// `VAR` of a scalar that is exactly `${VAR}` or `${VAR:-default}`.
+    static func variableName(_ text: String) -> String? {
+        guard text.hasPrefix("${"), text.hasSuffix("}") else { return nil }
+        let inner = text.dropFirst(2).dropLast()
+        let name = inner.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        guard !name.isEmpty, name.count == inner.count || inner.dropFirst(name.count).hasPrefix(":-") else {
+            return nil
+        }
+        return String(name)
+    }
+
     private func readSecretFile(_ path: String) -> String? {
         let resolved = path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
-        guard let data = FileManager.default.contents(atPath: resolved), data.count <= 1 << 16,
-            let text = String(data: data, encoding: .utf8)
-        else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        // Unusable files are the backend's to report; here only what can be masked matters.
+        guard let text = try? SmallTextFile.read(resolved), !text.isEmpty else { return nil }
+        return text
     }
 }
 

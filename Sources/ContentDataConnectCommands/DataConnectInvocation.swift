@@ -52,7 +52,10 @@ struct DataConnectInvocation: Sendable {
                 .parse(flags, base: base)
             if dataConnect.dryRun {
                 StandardOutput.write(
-                    Self.curl(offline, operation: operation, connector: connector, variables: variables) + "\n")
+                    Self.curl(
+                        offline, operation: operation, connector: connector, variables: variables,
+                        redactor: Redactor(secrets: configured.secrets), placeholder: configured.placeholder)
+                        + "\n")
                 return
             }
             try await session.withBackend(configured, logger: options.logger) { made in
@@ -148,24 +151,30 @@ struct DataConnectInvocation: Sendable {
         }.joined(separator: ", ")
     }
 
-    /// The request as a curl command that runs as-is, tokens as `$VARIABLES`.
+    /// The request as a curl command that runs as-is, tokens as `$VARIABLES`: the ones the configuration reads them
+    /// from, else `$FIREBASE_ID_TOKEN`, `$FIREBASE_APP_CHECK_TOKEN` and `$FIREBASE_API_KEY`.
     static func curl(
-        _ backend: DataConnectBackend, operation: ConnectorOperation, connector: Connector, variables: JSONObject
+        _ backend: DataConnectBackend, operation: ConnectorOperation, connector: Connector, variables: JSONObject,
+        redactor: Redactor = Redactor(),
+        placeholder variable: (_ secret: String?, _ fallback: String) -> String = { "$" + $1 }
     ) -> String {
+        let auth = backend.configuration.auth
+        let idTokenVariable = variable(auth?.idToken?.value, "FIREBASE_ID_TOKEN")
+        let appCheckVariable = variable(auth?.appCheckToken?.value, "FIREBASE_APP_CHECK_TOKEN")
         var placeholder = backend
-        if backend.idToken != nil || backend.configuration.auth?.idTokenCommand != nil {
-            placeholder.idToken = "$FIREBASE_ID_TOKEN"
+        if backend.idToken != nil || auth?.idTokenCommand != nil {
+            placeholder.idToken = idTokenVariable
         }
         var request = placeholder.request(operation, in: connector, variables: variables)
-        if backend.configuration.auth?.apiKey?.value.nonEmpty != nil, let query = request.url.firstIndex(of: "?") {
-            request.url = String(request.url[..<query]) + "?key=$FIREBASE_API_KEY"
+        if let apiKey = auth?.apiKey?.value.nonEmpty, let query = request.url.firstIndex(of: "?") {
+            request.url = String(request.url[..<query]) + "?key=" + variable(apiKey, "FIREBASE_API_KEY")
         }
         var parts = ["curl", "-sS", "-X", "POST"]
         for field in request.headers {
             let value: String
             switch field.name.lowercased() {
-            case "x-firebase-auth-token": value = "$FIREBASE_ID_TOKEN"
-            case "x-firebase-appcheck": value = "$FIREBASE_APP_CHECK_TOKEN"
+            case "x-firebase-auth-token": value = idTokenVariable
+            case "x-firebase-appcheck": value = appCheckVariable
             case let name where Redactor.isSensitiveHeader(name):
                 // A credential from `headers:` shows as a variable named after its header.
                 value = "$" + field.name.uppercased().replacingOccurrences(of: "-", with: "_")
@@ -177,7 +186,7 @@ struct DataConnectInvocation: Sendable {
             ]
         }
         if let body = request.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
-        parts.append(dryRunURL(request.url, redactor: backend.context.redactor))
+        parts.append(dryRunURL(request.url, redactor: redactor))
         return parts.joined(separator: " ")
     }
 

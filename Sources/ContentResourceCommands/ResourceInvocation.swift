@@ -77,7 +77,8 @@ struct ResourceInvocation: Sendable {
             StandardOutput.write(
                 Self.curl(
                     outgoing, auth: offline.sendsCredentials(to: request.target) ? configuration.auth : nil,
-                    userAuthorization: userAuthorization, redactor: offline.context.redactor) + "\n")
+                    userAuthorization: userAuthorization, redactor: Redactor(secrets: configured.secrets),
+                    placeholder: configured.placeholder) + "\n")
             return
         }
         let settings = try command.output.settings(
@@ -115,7 +116,8 @@ struct ResourceInvocation: Sendable {
     /// The request as a curl command that runs as-is; credentials appear as `$VARIABLES`.
     static func curl(
         _ request: HTTPTransportRequest, auth: ResourceConfiguration.Auth?, userAuthorization: Bool = false,
-        redactor: Redactor = Redactor()
+        redactor: Redactor = Redactor(),
+        placeholder variable: (_ secret: String?, _ fallback: String) -> String = { "$" + $1 }
     ) -> String {
         var parts = ["curl", "-sS"]
         if request.method != .get { parts += ["-X", request.method.rawValue] }
@@ -123,8 +125,12 @@ struct ResourceInvocation: Sendable {
             if field.name.lowercased() == "authorization" {
                 // A header given on the command line or in `headers:` is shown as a variable of its own.
                 switch userAuthorization ? .none : auth?.type ?? .none {
-                case .basic: parts += ["-u", "\"\(auth?.username ?? ""):$RESOURCE_PASSWORD\""]
-                case .bearer: parts += ["-H", "\"Authorization: Bearer $RESOURCE_TOKEN\""]
+                case .basic:
+                    parts += [
+                        "-u", "\"\(auth?.username ?? ""):\(variable(auth?.password?.value, "RESOURCE_PASSWORD"))\"",
+                    ]
+                case .bearer:
+                    parts += ["-H", "\"Authorization: Bearer \(variable(auth?.token?.value, "RESOURCE_TOKEN"))\""]
                 case .oauthClientCredentials: parts += ["-H", "\"Authorization: Bearer $ACCESS_TOKEN\""]
                 case .none: parts += ["-H", "\"Authorization: $AUTHORIZATION\""]
                 }

@@ -10,7 +10,7 @@ struct ConfigValidateEndToEndTests {
         ("  r:\n    type: resource\n    url: http://127.0.0.1:70000/mfp/api\n", "has port 70000, outside 1-65535"),
         (
             "  w:\n    type: aem\n    url: http://127.0.0.1:4503\n    auth: { type: token, tokenFile: /dev/zero }\n",
-            "tokenFile /dev/zero is not a regular file"
+            "cannot use tokenFile /dev/zero: it is not a regular file"
         ),
         ("  d:\n    type: dataconnect\n    project: p\n    workspace: ./no-such-workspace\n", "no-such-workspace"),
     ])

@@ -514,7 +514,8 @@ struct DataConnectEndToEndTests {
                     "curl -sS -X POST -H 'Content-Type: application/json' -H 'X-Goog-Api-Client: gl-swift/6 fire/"),
                 "\(dry.stdout)")
             #expect(dry.stdout.contains(#" -H "X-Firebase-Auth-Token: $FIREBASE_ID_TOKEN" "#), "\(dry.stdout)")
-            #expect(dry.stdout.contains(#" -H "X-Firebase-AppCheck: $FIREBASE_APP_CHECK_TOKEN" "#), "\(dry.stdout)")
+            // The configuration reads the App Check token from $APP_CHECK: the command names that variable.
+            #expect(dry.stdout.contains(#" -H "X-Firebase-AppCheck: $APP_CHECK" "#), "\(dry.stdout)")
             let body =
                 #"{"name":"projects/demo/locations/us-central1/services/content-sample/connectors/movies","#
                 + #""operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}"#
@@ -524,7 +525,7 @@ struct DataConnectEndToEndTests {
 
             // The command runs as printed once the variables hold real values, and is the only request sent.
             let curl = try ContentProcess.run(
-                shell: "export FIREBASE_ID_TOKEN='\(jwt)' FIREBASE_APP_CHECK_TOKEN=app-check "
+                shell: "export FIREBASE_ID_TOKEN='\(jwt)' APP_CHECK=app-check "
                     + "FIREBASE_API_KEY=api-key; " + dry.stdout,
                 in: scratch.url)
             #expect(curl.stdout.contains(#""title":"Orbit of Glass""#), "\(curl.stdout)\(curl.stderr)")

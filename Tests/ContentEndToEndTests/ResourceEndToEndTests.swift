@@ -700,11 +700,11 @@ struct ResourceEndToEndTests {
         let cases: [([String], String)] = [
             (
                 ["--backend", "basic", "/adapters/JavaAdapter/users"],
-                #"curl -sS '\#(base)/adapters/JavaAdapter/users' -u "ada:$RESOURCE_PASSWORD""#
+                #"curl -sS '\#(base)/adapters/JavaAdapter/users' -u "ada:$MFP_PASSWORD""#
             ),
             (
                 ["--backend", "bearer", "/adapters/JavaAdapter/users"],
-                #"curl -sS '\#(base)/adapters/JavaAdapter/users' -H "Authorization: Bearer $RESOURCE_TOKEN""#
+                #"curl -sS '\#(base)/adapters/JavaAdapter/users' -H "Authorization: Bearer $MFP_TOKEN""#
             ),
             (
                 ["--backend", "oauth", "/adapters/SecureAdapter/balance"],

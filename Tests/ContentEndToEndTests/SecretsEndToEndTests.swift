@@ -76,3 +76,49 @@ struct SecretsEndToEndTests {
         }
     }
 }
+
+/// `--dry-run` shows each secret as the variable the configuration reads it from, so the printed command runs in
+/// the shell that already has it.
+struct DryRunVariablesEndToEndTests {
+    @Test func dryRunPlaceholdersAreTheConfigurationsOwnVariables() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            """
+            backends:
+              wknd:
+                type: aem
+                url: http://127.0.0.1:4503
+                auth: { type: token, token: "${WKND_AUTHOR_TOKEN}" }
+              mfp:
+                type: resource
+                url: http://127.0.0.1:10080/mfp/api
+                auth: { type: basic, username: ada, password: "${MFP_PASSWORD:-}" }
+              movies:
+                type: dataconnect
+                project: demo
+                workspace: \(ContentProcess.repository.appendingPathComponent("examples/dataconnect").path)
+                emulator: 127.0.0.1:9399
+                auth: { appCheckToken: "${MY_APP_CHECK}", apiKey: "${MY_KEY}" }
+
+            """, to: "content.yaml")
+        let environment = [
+            "WKND_AUTHOR_TOKEN": "token-value-1", "MFP_PASSWORD": "password-value-2", "MY_APP_CHECK": "check-value-3",
+            "MY_KEY": "key-value-4",
+        ]
+        let aem = try ContentProcess.run(["aem", "adventures", "--dry-run"], in: scratch.url, environment: environment)
+        #expect(aem.stdout.contains(#""Authorization: Bearer $WKND_AUTHOR_TOKEN""#), "\(aem.stdout)\(aem.stderr)")
+        let resource = try ContentProcess.run(
+            ["request", "/adapters/x", "--dry-run"], in: scratch.url, environment: environment)
+        #expect(resource.stdout.contains(#"-u "ada:$MFP_PASSWORD""#), "\(resource.stdout)\(resource.stderr)")
+        let query = try ContentProcess.run(
+            ["query", "movies", "listMovies", "--dry-run"], in: scratch.url, environment: environment)
+        #expect(query.stdout.contains(#""X-Firebase-AppCheck: $MY_APP_CHECK""#), "\(query.stdout)\(query.stderr)")
+        #expect(query.stdout.contains(#"?key='"$MY_KEY""#), "\(query.stdout)")
+        for result in [aem, resource, query] {
+            for secret in environment.values {
+                #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
+            }
+        }
+    }
+}
