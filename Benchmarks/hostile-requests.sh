@@ -18,7 +18,7 @@ rss() { awk '/VmRSS/ {print $2 / 1024 " MiB"}' "/proc/$server/status"; }
 send() {
   local name=$1 url=$2 script=$3
   python3 -c "$script" > /tmp/hostile-body.json
-  curl -s -o /tmp/hostile-answer.json -w "%{http_code} %{time_total}" -H 'Content-Type: application/json' \
+  curl -s -H 'Expect:' -o /tmp/hostile-answer.json -w "%{http_code} %{time_total}" -H 'Content-Type: application/json' \
     -H 'Authorization: Bearer bench' --data-binary @/tmp/hostile-body.json "$url" |
     awk -v name="$name" -v size="$(wc -c < /tmp/hostile-body.json)" '{printf "%-44s %9d bytes  HTTP %s  %6.3f s\n", name, size, $1, $2}'
 }
@@ -39,6 +39,7 @@ send '1,000,000 duplicate fields' "$endpoint" \
   'import json;print(json.dumps({"query":"{adventureList{items{"+"title "*1000000+"}}}"}))'
 send '1,000 introspection aliases' "$endpoint" \
   'import json;print(json.dumps({"query":"{"+" ".join("s%d: __schema{types{name fields{name}}}"%i for i in range(1000))+"}"}))'
+echo "resident after the refusals: $(rss)"
 send '100 introspection aliases (allowed)' "$endpoint" \
   'import json;print(json.dumps({"query":"{"+" ".join("s%d: __schema{types{name fields{name}}}"%i for i in range(100))+"}"}))'
 send '100 list aliases (allowed)' "$endpoint" \

@@ -78,6 +78,7 @@ struct AEMGraphQLEngine: Sendable {
     /// - Returns: The bytes to send.
     func serialized(_ body: JSONValue) -> [UInt8] {
         let bytes = body.serialized()
+        GraphQLExecution.releaseMemory(afterResponseOf: bytes.count)
         guard let message = GraphQLExecution.oversized(bytes.count, limits: limits) else { return bytes }
         return JSONValue.object(["errors": .array([.object(["message": .string(message)])])]).serialized()
     }

@@ -237,6 +237,7 @@ public struct DataConnectEmulator: Sendable {
         switch outcome {
         case .response(let body):
             let bytes = body.serialized()
+            GraphQLExecution.releaseMemory(afterResponseOf: bytes.count)
             if let message = GraphQLExecution.oversized(bytes.count, limits: engine.limits) {
                 // gRPC's status for a message larger than allowed.
                 return Self.failure(.init(code: 429, status: "RESOURCE_EXHAUSTED", message: message))
