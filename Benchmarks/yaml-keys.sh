@@ -6,6 +6,7 @@
 #   bash Benchmarks/yaml-keys.sh [path/to/content]
 set -euo pipefail
 content=${1:-.build/release/content}
+content=$(cd "$(dirname "$content")" && pwd)/$(basename "$content")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for count in 10000 40000; do

@@ -25,3 +25,40 @@ struct HostileInputEndToEndTests {
         #expect(pipe.status == 4, "\(pipe.stderr)")
     }
 }
+
+/// GraphQL nested past what the parser's stack can take, given to the client: as a query file and in a workspace.
+struct DeepGraphQLEndToEndTests {
+    static let deep =
+        "#\r{" + String(repeating: "adventureList{", count: 3000) + "x" + String(repeating: "}", count: 3000)
+        + "}"
+
+    @Test func aDeepQueryFileIsRefusedWithItsPosition() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = try scratch.write(Self.deep, to: "deep.graphql")
+        // No configuration: the built-in sample answers in process, so a crash there would be the client's.
+        let result = try ContentProcess.run(["aem", "graphql", "--file", file.path], in: scratch.url)
+        #expect([3, 6].contains(result.status), "\(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("nests more than 64 levels deep"), "\(result.stderr)")
+    }
+
+    @Test func aDeepOperationInAWorkspaceIsRefusedWithItsPosition() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.copyItem(
+            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
+            to: scratch.url.appendingPathComponent("dataconnect"))
+        let operation =
+            "query deep @auth(level: PUBLIC) " + String(repeating: "{ movies ", count: 3000)
+            + String(repeating: "}", count: 3000)
+        let file = try scratch.write(operation, to: "dataconnect/movies/deep.gql")
+        try scratch.write(
+            "backends:\n  d:\n    type: dataconnect\n    project: p\n    workspace: ./dataconnect\n"
+                + "    emulator: 127.0.0.1:1\n",
+            to: "content.yaml")
+        let result = try ContentProcess.run(["query", "movies"], in: scratch.url)
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("\(file.path):1:"), "\(result.stderr)")
+        #expect(result.stderr.contains("nests more than 64 levels deep"), "\(result.stderr)")
+    }
+}
