@@ -37,13 +37,8 @@ struct ConfigValidateEndToEndTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let marker = scratch.url.appendingPathComponent("ran").path
-        try FileManager.default.copyItem(
-            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
-            to: scratch.url.appendingPathComponent("dataconnect"))
-        try scratch.write(
-            "backends:\n  d:\n    type: dataconnect\n    project: p\n    workspace: ./dataconnect\n"
-                + "    emulator: 127.0.0.1:1\n    auth:\n      idTokenCommand: touch \(marker)\n",
-            to: "content.yaml")
+        try scratch.copyDataConnectExample(
+            emulator: "127.0.0.1:1", auth: "    auth:\n      idTokenCommand: touch \(marker)\n")
         let validate = try ContentProcess.run(["config", "validate"], in: scratch.url)
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(!FileManager.default.fileExists(atPath: marker))

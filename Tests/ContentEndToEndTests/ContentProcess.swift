@@ -166,6 +166,19 @@ struct Scratch {
         URL(fileURLWithPath: try directory.write(text, to: name, permissions: permissions))
     }
 
+    /// Copies the sample Data Connect workspace to `dataconnect/` here, and, when `emulator` is given, writes a
+    /// `content.yaml` with one `dataconnect` backend `d` reading it and pointed there.
+    func copyDataConnectExample(emulator: String? = nil, auth: String = "") throws {
+        try FileManager.default.copyItem(
+            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
+            to: url.appendingPathComponent("dataconnect"))
+        guard let emulator else { return }
+        try write(
+            "backends:\n  d:\n    type: dataconnect\n    project: p\n    workspace: ./dataconnect\n"
+                + "    emulator: \(emulator)\n" + auth,
+            to: "content.yaml")
+    }
+
     func remove() {
         directory.remove()
     }

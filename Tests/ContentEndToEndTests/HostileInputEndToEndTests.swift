@@ -45,17 +45,11 @@ struct DeepGraphQLEndToEndTests {
     @Test func aDeepOperationInAWorkspaceIsRefusedWithItsPosition() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try FileManager.default.copyItem(
-            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
-            to: scratch.url.appendingPathComponent("dataconnect"))
+        try scratch.copyDataConnectExample(emulator: "127.0.0.1:1")
         let operation =
             "query deep @auth(level: PUBLIC) " + String(repeating: "{ movies ", count: 3000)
             + String(repeating: "}", count: 3000)
         let file = try scratch.write(operation, to: "dataconnect/movies/deep.gql")
-        try scratch.write(
-            "backends:\n  d:\n    type: dataconnect\n    project: p\n    workspace: ./dataconnect\n"
-                + "    emulator: 127.0.0.1:1\n",
-            to: "content.yaml")
         let result = try ContentProcess.run(["query", "movies"], in: scratch.url)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("\(file.path):1:"), "\(result.stderr)")

@@ -87,9 +87,7 @@ struct ServeEndToEndTests {
     @Test func aWorkspaceWithOnlyDataConnectStartsOnlyThatService() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try FileManager.default.copyItem(
-            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
-            to: scratch.url.appendingPathComponent("dataconnect"))
+        try scratch.copyDataConnectExample()
         try ContentProcess.withServices(workspace: scratch.url, expecting: ["dataconnect"]) { services in
             #expect(services["aem"] == nil)
             #expect(services["dataconnect"] != nil)
@@ -99,9 +97,7 @@ struct ServeEndToEndTests {
     @Test func aBrokenConnectorOperationStopsServeWithItsPosition() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try FileManager.default.copyItem(
-            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
-            to: scratch.url.appendingPathComponent("dataconnect"))
+        try scratch.copyDataConnectExample()
         let file = try scratch.write(
             "query oops @auth(level: PUBLIC) { movies { nope } }\n", to: "dataconnect/movies/oops.gql")
         let result = try ContentProcess.run(
