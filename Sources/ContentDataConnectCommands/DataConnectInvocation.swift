@@ -106,7 +106,8 @@ struct DataConnectInvocation: Sendable {
         if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw DataConnectError(kind: .usage, description: "--vars: cannot read \(path)")
+                throw DataConnectError(
+                    kind: .usage, description: "--vars: cannot read \(path): \(unreadableReason(path))")
             }
             text = String(decoding: data, as: UTF8.self)
         }
