@@ -49,7 +49,7 @@ public struct ResourceEmulator: Sendable {
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
         let api = "/mfp/api"
-        router.post("\(api)/az/v1/token") { request, _ in await self.token(request) }
+        router.post("\(api)/az/v1/token") { request, _ in try await self.token(request) }
         router.delete("\(api)/az/v1/token") { _, _ in
             self.state.withLockedValue { $0.tokens = [:] }
             return Response(status: .noContent)
@@ -59,9 +59,9 @@ public struct ResourceEmulator: Sendable {
             let list = self.state.withLockedValue { state in state.users.keys.sorted().compactMap { state.users[$0] } }
             return Self.json(.ok, .array(list.map(JSONValue.object)))
         }
-        router.post(RouterPath(users)) { request, _ in await self.createUser(request) }
+        router.post(RouterPath(users)) { request, _ in try await self.createUser(request) }
         router.get("\(users)/{id}") { _, context in self.user(context) }
-        router.put("\(users)/{id}") { request, context in await self.updateUser(request, context: context) }
+        router.put("\(users)/{id}") { request, context in try await self.updateUser(request, context: context) }
         router.delete("\(users)/{id}") { _, context in
             let id = context.parameters.get("id").flatMap(Int.init) ?? -1
             let removed = self.state.withLockedValue { $0.users.removeValue(forKey: id) }
@@ -70,14 +70,14 @@ public struct ResourceEmulator: Sendable {
         }
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
             router.on("\(api)/adapters/JavaAdapter/echo/{value}", method: method) { request, context in
-                await self.echo(request, context: context)
+                try await self.echo(request, context: context)
             }
         }
         router.get("\(api)/adapters/JSAdapter/{procedure}") { request, context in
-            await self.procedure(request, context: context)
+            try await self.procedure(request, context: context)
         }
         router.post("\(api)/adapters/JSAdapter/{procedure}") { request, context in
-            await self.procedure(request, context: context)
+            try await self.procedure(request, context: context)
         }
         router.get("\(api)/adapters/Binary/bytes") { request, _ in
             let size = min(max(request.uri.queryParameters.get("size").flatMap(Int.init) ?? 256, 0), 64 << 20)
@@ -87,7 +87,8 @@ public struct ResourceEmulator: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         router.post("\(api)/adapters/Binary/echo") { request, _ in
-            let body = (try? await request.body.collect(upTo: 64 << 20)) ?? ByteBuffer()
+            // A body cut short or badly chunked is the client's error (400), one too large 413: Hummingbird's answers.
+            let body = try await request.body.collect(upTo: 64 << 20)
             return Response(
                 status: .ok, headers: [.contentType: request.headers[.contentType] ?? "application/octet-stream"],
                 body: ResponseBody(byteBuffer: body))
@@ -108,8 +109,8 @@ public struct ResourceEmulator: Sendable {
 
     // MARK: - OAuth
 
-    private func token(_ request: Request) async -> Response {
-        let form = await Self.form(request)
+    private func token(_ request: Request) async throws -> Response {
+        let form = try await Self.form(request)
         guard form["grant_type"] == "client_credentials" else {
             return Self.json(.badRequest, ["error": .string("unsupported_grant_type")])
         }
@@ -167,8 +168,8 @@ public struct ResourceEmulator: Sendable {
         return Self.json(.ok, .object(user))
     }
 
-    private func createUser(_ request: Request) async -> Response {
-        let fields = await Self.fields(request)
+    private func createUser(_ request: Request) async throws -> Response {
+        let fields = try await Self.fields(request)
         guard let name = fields["name"]?.stringValue, !name.isEmpty else {
             return Self.json(.badRequest, ["error": .string("name is required (form field or JSON member)")])
         }
@@ -184,9 +185,9 @@ public struct ResourceEmulator: Sendable {
         return Self.json(.created, .object(user))
     }
 
-    private func updateUser(_ request: Request, context: BasicRequestContext) async -> Response {
+    private func updateUser(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = context.parameters.get("id").flatMap(Int.init) ?? -1
-        let fields = await Self.fields(request)
+        let fields = try await Self.fields(request)
         let updated = state.withLockedValue { state -> JSONObject? in
             guard var user = state.users[id] else { return nil }
             for key in ["name", "email"] { if let value = fields[key] { user[key] = value } }
@@ -197,8 +198,8 @@ public struct ResourceEmulator: Sendable {
         return Self.json(.ok, .object(updated))
     }
 
-    private func echo(_ request: Request, context: BasicRequestContext) async -> Response {
-        let body = (try? await request.body.collect(upTo: 16 << 20)).map { Array($0.readableBytesView) } ?? []
+    private func echo(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let body = Array(try await request.body.collect(upTo: 16 << 20).readableBytesView)
         var query = JSONObject()
         for (name, value) in request.uri.queryParameters { query[String(name)] = .string(String(value)) }
         var headers = JSONObject()
@@ -222,10 +223,10 @@ public struct ResourceEmulator: Sendable {
 
     // MARK: - JSAdapter
 
-    private func procedure(_ request: Request, context: BasicRequestContext) async -> Response {
+    private func procedure(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let name = context.parameters.get("procedure") ?? ""
         let raw =
-            request.method == .get ? request.uri.queryParameters.get("params") : await Self.form(request)["params"]
+            request.method == .get ? request.uri.queryParameters.get("params") : try await Self.form(request)["params"]
         let params: [JSONValue]
         if let raw {
             guard let parsed = try? JSONParser().parse(raw), let array = parsed.arrayValue else {
@@ -265,17 +266,16 @@ public struct ResourceEmulator: Sendable {
 
     // MARK: - Helpers
 
-    private static func form(_ request: Request) async -> [String: String] {
-        guard (request.headers[.contentType] ?? "").hasPrefix("application/x-www-form-urlencoded"),
-            let body = try? await request.body.collect(upTo: 1 << 20)
-        else { return [:] }
+    private static func form(_ request: Request) async throws -> [String: String] {
+        guard (request.headers[.contentType] ?? "").hasPrefix("application/x-www-form-urlencoded") else { return [:] }
+        let body = try await request.body.collect(upTo: 1 << 20)
         return Dictionary(decodeForm(String(buffer: body)), uniquingKeysWith: { _, last in last })
     }
 
     /// Form fields or JSON members, as JSON values.
-    private static func fields(_ request: Request) async -> JSONObject {
+    private static func fields(_ request: Request) async throws -> JSONObject {
         let type = request.headers[.contentType] ?? ""
-        guard let body = try? await request.body.collect(upTo: 1 << 20) else { return JSONObject() }
+        let body = try await request.body.collect(upTo: 1 << 20)
         if type.hasPrefix("application/json") {
             return (try? JSONParser().parse(Array(body.readableBytesView)))?.objectValue ?? JSONObject()
         }

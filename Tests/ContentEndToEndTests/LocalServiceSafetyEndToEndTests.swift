@@ -49,6 +49,34 @@ struct LocalServiceSafetyEndToEndTests {
         }
     }
 
+    /// A chunked body whose chunk size is not hexadecimal is a malformed request: 400, never 413 or an empty body.
+    @Test func aBadChunkSizeIsABadRequest() throws {
+        try ContentProcess.withServices(expecting: ["dataconnect", "resource"]) { services in
+            let dataConnect = try #require(services["dataconnect"])
+            let resource = try #require(services["resource"])
+            let targets = [
+                (
+                    dataConnect,
+                    "/v1/projects/demo/locations/us-central1/services/content-sample/connectors/movies:executeQuery"
+                ),
+                (resource, "/mfp/api/adapters/JavaAdapter/users"),
+            ]
+            for (base, path) in targets {
+                let port = try #require(base.split(separator: ":").last)
+                let script = """
+                    import socket
+                    s = socket.create_connection(("127.0.0.1", \(port)), timeout=10)
+                    s.sendall(b"POST \(path) HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Type: application/json\\r\\n"
+                              b"Transfer-Encoding: chunked\\r\\n\\r\\nZZ\\r\\n{}\\r\\n0\\r\\n\\r\\n")
+                    print(s.recv(200).split(b"\\r\\n")[0].decode())
+                    """
+                let result = try ContentProcess.run(
+                    shell: "python3 - <<'PY'\n\(script)\nPY", in: ContentProcess.repository)
+                #expect(result.stdout.hasPrefix("HTTP/1.1 400"), "\(path): \(result.stdout)\(result.stderr)")
+            }
+        }
+    }
+
     @Test func theDataConnectAdminAPINeedsTheTokenServePrints() throws {
         try ContentProcess.withServices { services, log in
             let base = try #require(services["dataconnect"])
