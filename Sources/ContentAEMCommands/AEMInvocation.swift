@@ -115,7 +115,7 @@ struct AEMInvocation: Sendable {
     /// A file's text, for `@file` arguments and query files.
     static func readText(_ path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read \(path): \(unreadableReason(path))")
+            throw ValidationError("cannot read \(path): \(SystemError.unreadable(path))")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -101,9 +101,7 @@ extension AEMEmulator {
             operationName: object["operationName"]?.stringValue
         )
         if let failure = graphQLFailure(result) { return failure }
-        return Response(
-            status: .ok, headers: [.contentType: "application/json;charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: engine.serialized(result))))
+        return Self.json(status: .ok, bytes: engine.serialized(result))
     }
 
     /// With `--graphql-response-json`, a result without data becomes 400 (the request was bad) or 500

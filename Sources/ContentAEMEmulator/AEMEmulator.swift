@@ -176,7 +176,9 @@ public struct AEMEmulator: Sendable {
             )
         }
         var variables = posted ?? JSONObject()
-        let declared = declaredTypes(stored.query)
+        // Parsed once: for the declared variables here, then validated and run.
+        let parsed = GraphQLSource.parsedRequest(stored.query, limits: engine.limits)
+        let declared = (try? parsed.get()).map(Self.declaredTypes) ?? [:]
         if posted == nil {
             for pair in pairs {
                 let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -208,7 +210,9 @@ public struct AEMEmulator: Sendable {
                 ]
             )
         }
-        let body = await engine.execute(query: stored.query, variables: variables, operationName: nil)
+        let body = await engine.execute(
+            parsed.flatMap { GraphQLSource.validated($0, schema: engine.schema) }, variables: variables,
+            operationName: nil)
         if let failure = graphQLFailure(body) { return failure }
         let bytes = engine.serialized(body)
         let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
@@ -225,8 +229,7 @@ public struct AEMEmulator: Sendable {
     }
 
     /// The named type of each variable a query declares: `slug` → `String`.
-    private func declaredTypes(_ query: String) -> [String: String] {
-        guard let document = try? GraphQLSource.parse(query, path: "query", limits: engine.limits) else { return [:] }
+    private static func declaredTypes(_ document: Document) -> [String: String] {
         var types: [String: String] = [:]
         for case let operation as OperationDefinition in document.definitions {
             for definition in operation.variableDefinitions {
@@ -288,10 +291,14 @@ public struct AEMEmulator: Sendable {
     }
 
     static func json(status: HTTPResponse.Status, _ body: JSONValue) -> Response {
+        json(status: status, bytes: body.serialized())
+    }
+
+    static func json(status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json;charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized()))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
     }
 

@@ -48,9 +48,24 @@ struct AEMGraphQLEngine: Sendable {
     ///   - operationName: Which operation, when the text has several.
     /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
     func execute(query: String, variables: JSONObject, operationName: String?) async -> JSONValue {
+        await execute(
+            GraphQLSource.request(query, schema: schema, limits: limits), variables: variables,
+            operationName: operationName)
+    }
+
+    /// Runs a query already checked with ``GraphQLSource``, or answers with why it was refused.
+    ///
+    /// - Parameters:
+    ///   - checked: The validated document, or the errors that refused it.
+    ///   - variables: The variables, as JSON.
+    ///   - operationName: Which operation, when the text has several.
+    /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
+    func execute(_ checked: Result<Document, GraphQLRequestErrors>, variables: JSONObject, operationName: String?)
+        async -> JSONValue
+    {
         let document: Document
-        switch GraphQLSource.request(query, schema: schema, limits: limits) {
-        case .success(let checked): document = checked
+        switch checked {
+        case .success(let valid): document = valid
         case .failure(let refusal): return .object(["errors": .array(refusal.json)])
         }
         var values: [String: Map] = [:]
@@ -77,10 +92,11 @@ struct AEMGraphQLEngine: Sendable {
     /// - Parameter body: The response body.
     /// - Returns: The bytes to send.
     func serialized(_ body: JSONValue) -> [UInt8] {
-        let bytes = body.serialized()
-        GraphQLExecution.releaseMemory(afterResponseOf: bytes.count)
-        guard let message = GraphQLExecution.oversized(bytes.count, limits: limits) else { return bytes }
-        return JSONValue.object(["errors": .array([.object(["message": .string(message)])])]).serialized()
+        switch GraphQLExecution.responseBytes(body, limits: limits) {
+        case .success(let bytes): return bytes
+        case .failure(let oversized):
+            return JSONValue.object(["errors": .array([.object(["message": .string(oversized.message)])])]).serialized()
+        }
     }
 
     // MARK: - Resolvers

@@ -27,7 +27,7 @@ public enum DataConnectPlugin: BackendPlugin {
 
     package static func makeDataConnectBackend(
         name: String, configuration: DataConnectConfiguration, context: BackendContext,
-        environment: [String: String], fetchToken: Bool = true
+        environment: [String: String]
     ) throws -> DataConnectBackend {
         let base = URL(fileURLWithPath: context.baseDirectory)
         let folder =
@@ -49,7 +49,7 @@ public enum DataConnectPlugin: BackendPlugin {
                     + "or host:port, such as 127.0.0.1:9399")
         }
         var idToken = configuration.auth?.idToken?.value.nonEmpty
-        if idToken == nil, fetchToken, !context.isValidation, let command = configuration.auth?.idTokenCommand {
+        if idToken == nil, !context.isOffline, let command = configuration.auth?.idTokenCommand {
             idToken = try DataConnectBackend.runTokenCommand(command)
         }
         return DataConnectBackend(

@@ -1,5 +1,4 @@
 public import ContentCore
-internal import Foundation
 
 /// A word single-quoted for a POSIX shell, for the curl commands `--dry-run` prints.
 ///
@@ -57,16 +56,4 @@ public func dryRunURL(_ url: String, redactor: Redactor = Redactor()) -> String 
     return segments.filter { $0.isVariable || !$0.text.isEmpty }
         .map { $0.isVariable ? "\"$\($0.text)\"" : shellQuoted(redactor.redact($0.text)) }
         .joined()
-}
-
-/// Why a file named on the command line cannot be read, as a phrase for "cannot read PATH: …".
-///
-/// - Parameter path: The path.
-/// - Returns: `it is a directory`, or the system's reason (`no such file or directory`, `permission denied`).
-public func unreadableReason(_ path: String) -> String {
-    var status = stat()
-    if stat(path, &status) != 0 { return String(cString: strerror(errno)).lowercased() }
-    if (status.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
-    if access(path, R_OK) != 0 { return String(cString: strerror(errno)).lowercased() }
-    return "it could not be read"
 }

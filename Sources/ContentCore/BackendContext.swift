@@ -12,9 +12,9 @@ public struct BackendContext: Sendable {
     public var logger: Logger
     /// The directory relative paths in the backend's configuration resolve against (the config file's).
     public var baseDirectory: String
-    /// Whether the backend is made only to check its configuration (`content config validate`): it must then run
-    /// no command and send nothing.
-    public var isValidation = false
+    /// Whether the backend is made only to check or describe its configuration (`config validate`, listings,
+    /// `--dry-run`): it must then run no command, such as a token command, and send nothing.
+    public var isOffline: Bool
 
     /// Creates a context.
     ///
@@ -24,17 +24,20 @@ public struct BackendContext: Sendable {
     ///   - redactor: Masks secrets.
     ///   - logger: Where verbose output goes.
     ///   - baseDirectory: Where relative paths resolve; the registry sets the config file's directory.
+    ///   - isOffline: Whether the backend must run no command and send nothing.
     public init(
         transport: any HTTPTransport,
         defaults: BackendDefaults = BackendDefaults(),
         redactor: Redactor = Redactor(),
         logger: Logger = Logger(label: "content"),
-        baseDirectory: String = "."
+        baseDirectory: String = ".",
+        isOffline: Bool = false
     ) {
         self.transport = transport
         self.defaults = defaults
         self.redactor = redactor
         self.logger = logger
         self.baseDirectory = baseDirectory
+        self.isOffline = isOffline
     }
 }

@@ -23,10 +23,9 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
         /// (§5.5), so a token read with a stray `\r` cannot split a header. The answer never quotes the value,
         /// which may be a secret.
         public var problem: String? {
-            let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
             if name.isEmpty { return "a header has no name" }
             if let bad = name.utf8.first(where: {
-                !(tokenSymbols.contains($0) || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                !(Self.tokenSymbols.contains($0) || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
                     || (0x61...0x7A).contains($0))
             }) {
                 return
@@ -38,6 +37,9 @@ public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
             }
             return nil
         }
+
+        /// The symbols a header name (an RFC 9110 token) may hold besides letters and digits.
+        private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
         private static func codePoint(_ byte: UInt8) -> String {
             let hex = String(byte, radix: 16, uppercase: true)

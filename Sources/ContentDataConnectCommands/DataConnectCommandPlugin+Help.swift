@@ -60,8 +60,9 @@ extension DataConnectCommandPlugin {
         let configuration = try configured.section.decode(DataConnectConfiguration.self)
         let made = try DataConnectPlugin.makeDataConnectBackend(
             name: configured.name, configuration: configuration,
-            context: BackendContext(transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory),
-            environment: environment, fetchToken: false)
+            context: BackendContext(
+                transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory, isOffline: true),
+            environment: environment)
         return made.workspace
     }
 

@@ -27,8 +27,9 @@ struct DataConnectInvocation: Sendable {
             // Listing and dry runs need the workspace, not the network or a token.
             let offline = try DataConnectPlugin.makeDataConnectBackend(
                 name: configured.name, configuration: configuration,
-                context: BackendContext(transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory),
-                environment: options.environment, fetchToken: false)
+                context: BackendContext(
+                    transport: OfflineTransport(), baseDirectory: configured.section.baseDirectory, isOffline: true),
+                environment: options.environment)
             let settings = try output.settings(
                 configuredFormat: session.configuration.output, environment: options.environment)
             guard let connectorID = connector else {
@@ -107,7 +108,7 @@ struct DataConnectInvocation: Sendable {
             let path = String(argument.dropFirst())
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw DataConnectError(
-                    kind: .usage, description: "--vars: cannot read \(path): \(unreadableReason(path))")
+                    kind: .usage, description: "--vars: cannot read \(path): \(SystemError.unreadable(path))")
             }
             text = String(decoding: data, as: UTF8.self)
         }

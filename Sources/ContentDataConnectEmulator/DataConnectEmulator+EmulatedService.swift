@@ -48,10 +48,13 @@ extension DataConnectEmulator: EmulatedService {
             workspace: workspace, dataFile: context.dataFile, options: context.options, limits: context.limits)
     }
 
-    /// The service, its location and connectors, what the workspace reading noted, and that caller identity is
-    /// taken on trust.
+    /// The service, its location and connectors, what the workspace reading noted, that caller identity is taken
+    /// on trust, and the admin API's token.
     public var notes: [String] {
+        // The admin API's credential is the developer's to copy; it is printed, as the token of a local notebook
+        // server is.
         [summary] + workspaceNotes
             + ["X-Firebase-Auth-Token is trusted without signature checks (development only)"]
+            + (options.adminToken.map { [":executeGraphql needs Authorization: Bearer \($0)"] } ?? [])
     }
 }

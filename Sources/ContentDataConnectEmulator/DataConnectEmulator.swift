@@ -236,15 +236,13 @@ public struct DataConnectEmulator: Sendable {
     private func response(_ outcome: DataConnectEngine.Outcome) -> Response {
         switch outcome {
         case .response(let body):
-            let bytes = body.serialized()
-            GraphQLExecution.releaseMemory(afterResponseOf: bytes.count)
-            if let message = GraphQLExecution.oversized(bytes.count, limits: engine.limits) {
+            switch GraphQLExecution.responseBytes(body, limits: engine.limits) {
+            case .success(let bytes):
+                return Self.json(status: .ok, bytes: bytes)
+            case .failure(let oversized):
                 // gRPC's status for a message larger than allowed.
-                return Self.failure(.init(code: 429, status: "RESOURCE_EXHAUSTED", message: message))
+                return Self.failure(.init(code: 429, status: "RESOURCE_EXHAUSTED", message: oversized.message))
             }
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         case .failure(let failure):
             return Self.failure(failure)
         }
@@ -255,10 +253,12 @@ public struct DataConnectEmulator: Sendable {
     }
 
     private static func json(status: HTTPResponse.Status, _ body: JSONValue) -> Response {
+        json(status: status, bytes: body.serialized())
+    }
+
+    private static func json(status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
         Response(
-            status: status,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized()))
-        )
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

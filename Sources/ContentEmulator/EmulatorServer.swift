@@ -1,3 +1,4 @@
+internal import ContentCore
 public import ContentGraphQL
 public import Foundation
 package import Hummingbird
@@ -159,10 +160,8 @@ public struct EmulatorServer: Sendable {
             options: options.options(for: type), baseURL: "http://\(urlHost):\(port)", dataFile: options.dataFile,
             limits: options.limits)
         let service = try await Service.load(workspace: options.workspace, context: context)
-        let router = Router(options: Service.routerOptions)
-        router.middlewares.add(RequestLogMiddleware(logger: logger))
-        router.middlewares.add(LocalRequestGuard(host: options.host, policy: options.connections))
-        service.addRoutes(to: router)
+        let router = Self.guardedRouter(
+            service, host: options.host, policy: options.connections, log: RequestLogMiddleware(logger: logger))
         let host = urlHost
         let notes = service.notes
         return EmulatorHTTPService(
@@ -177,6 +176,18 @@ public struct EmulatorServer: Sendable {
                 },
                 logger: logger
             ))
+    }
+
+    /// A service's routes behind the request log (when given) and the guard that keeps web pages out: what every
+    /// server of `content serve` and every in-process sample answers with.
+    private static func guardedRouter<Service: EmulatedService>(
+        _ service: Service, host: String, policy: EmulatorConnectionPolicy, log: RequestLogMiddleware? = nil
+    ) -> Router<BasicRequestContext> {
+        let router = Router(options: Service.routerOptions)
+        if let log { router.middlewares.add(log) }
+        router.middlewares.add(LocalRequestGuard(host: host, policy: policy))
+        service.addRoutes(to: router)
+        return router
     }
 
     private var urlHost: String { options.host.contains(":") ? "[\(options.host)]" : options.host }
@@ -195,7 +206,7 @@ struct EmulatorHTTPService: Service {
         do {
             try await application.run()
         } catch let error as IOError {
-            let reason = String(cString: strerror(error.errnoCode)).lowercased()
+            let reason = SystemError.reason(error.errnoCode)
             let advice: String
             switch error.errnoCode {
             case EADDRINUSE:
@@ -250,9 +261,7 @@ extension EmulatorServer {
         // The port is not known until the server listens; services that write absolute URLs take the host alone.
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1")
         let loaded = try await Service.load(workspace: workspace, context: context)
-        let router = Router(options: Service.routerOptions)
-        router.middlewares.add(LocalRequestGuard(host: "127.0.0.1", policy: EmulatorConnectionPolicy()))
-        loaded.addRoutes(to: router)
+        let router = guardedRouter(loaded, host: "127.0.0.1", policy: EmulatorConnectionPolicy())
         return try await withInProcess(router: router, body)
     }
 
@@ -267,10 +276,11 @@ extension EmulatorServer {
         router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let policy = EmulatorConnectionPolicy()
         let app = Application(
             router: router,
-            server: EmulatorConnectionPolicy().server,
-            configuration: EmulatorConnectionPolicy().configuration(address: .hostname("127.0.0.1", port: 0)),
+            server: policy.server,
+            configuration: policy.configuration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()

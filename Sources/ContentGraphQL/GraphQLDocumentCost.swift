@@ -33,8 +33,6 @@ struct GraphQLDocumentCost {
     var directives = 0
     /// Where that node is.
     var directivesLocation: Location?
-    /// Fragment definitions.
-    var fragments = 0
 
     private var fragmentDefinitions: [String: FragmentDefinition] = [:]
     private var fragmentCosts: [String: Cost] = [:]
@@ -49,7 +47,6 @@ struct GraphQLDocumentCost {
     init(_ document: Document, maximumDepth: Int) {
         maximumLevel = maximumDepth
         for case let fragment as FragmentDefinition in document.definitions {
-            fragments += 1
             fragmentDefinitions[fragment.name.value] = fragment
         }
         for definition in document.definitions {

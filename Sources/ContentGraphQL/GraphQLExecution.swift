@@ -1,3 +1,4 @@
+package import ContentJSON
 package import GraphQL
 
 #if canImport(Glibc)
@@ -45,6 +46,26 @@ package enum GraphQLExecution {
         return try result.get()
     }
 
+    /// A response body's bytes, within ``GraphQLLimits/responseBytes``: the one way each emulator serializes a
+    /// GraphQL answer, handing the memory a large one used back to the system.
+    ///
+    /// - Parameters:
+    ///   - body: The response body.
+    ///   - limits: The server's limits.
+    /// - Returns: The bytes, or the message to answer with instead.
+    package static func responseBytes(_ body: JSONValue, limits: GraphQLLimits) -> Result<[UInt8], OversizedResponse> {
+        let bytes = body.serialized()
+        releaseMemory(afterResponseOf: bytes.count)
+        if let message = oversized(bytes.count, limits: limits) { return .failure(OversizedResponse(message: message)) }
+        return .success(bytes)
+    }
+
+    /// A response body larger than ``GraphQLLimits/responseBytes``.
+    package struct OversizedResponse: Error {
+        /// What to answer with.
+        package var message: String
+    }
+
     /// Hands the memory a large response used back to the system.
     ///
     /// glibc keeps freed memory in its arenas, so after one request near the limits the server would stay hundreds
@@ -52,7 +73,7 @@ package enum GraphQLExecution {
     /// few milliseconds against the tens such a response took.
     ///
     /// - Parameter size: The response body's size in bytes.
-    package static func releaseMemory(afterResponseOf size: Int) {
+    static func releaseMemory(afterResponseOf size: Int) {
         #if canImport(Glibc)
             if size >= 256 << 10, let trim = mallocTrim { _ = trim(0) }
         #endif

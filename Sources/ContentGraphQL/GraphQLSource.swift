@@ -90,12 +90,32 @@ package enum GraphQLSource {
     package static func request(_ text: String, schema: GraphQLSchema, limits: GraphQLLimits)
         -> Result<Document, GraphQLRequestErrors>
     {
-        let document: Document
+        parsedRequest(text, limits: limits).flatMap { validated($0, schema: schema) }
+    }
+
+    /// Parses a request's query within the server's limits, for a caller that reads the document (its declared
+    /// variables, say) before it is validated with ``validated(_:schema:)``.
+    ///
+    /// - Parameters:
+    ///   - text: The query text.
+    ///   - limits: The server's limits.
+    /// - Returns: The document, or the one error to answer with.
+    package static func parsedRequest(_ text: String, limits: GraphQLLimits) -> Result<Document, GraphQLRequestErrors> {
         do {
-            document = try parse(text, path: "request", limits: limits)
+            return .success(try parse(text, path: "request", limits: limits))
         } catch {
             return .failure(GraphQLRequestErrors(errors: [error], stage: error.limit == nil ? .syntax : .limit))
         }
+    }
+
+    /// Validates a parsed request against the schema.
+    ///
+    /// - Parameters:
+    ///   - document: A document ``parsedRequest(_:limits:)`` parsed.
+    ///   - schema: The schema.
+    /// - Returns: The document, or every validation problem.
+    package static func validated(_ document: Document, schema: GraphQLSchema) -> Result<Document, GraphQLRequestErrors>
+    {
         let problems = validate(schema: schema, ast: document)
         guard problems.isEmpty else {
             return .failure(
@@ -113,10 +133,10 @@ package enum GraphQLSource {
     /// Refuses a parsed document that passes a limit once its fragments are expanded.
     private static func check(_ document: Document, path: String, limits: GraphQLLimits) throws(GraphQLSourceError) {
         var fragments = 0
-        for definition in document.definitions where definition is FragmentDefinition {
+        for case let fragment as FragmentDefinition in document.definitions {
             fragments += 1
             if fragments > limits.fragments {
-                let location = (definition as? FragmentDefinition)?.loc?.startToken
+                let location = fragment.loc?.startToken
                 throw GraphQLSourceError(
                     file: path, line: location?.line, column: location?.column,
                     "the document defines more than \(limits.fragments) fragments"

@@ -267,7 +267,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     /// A system error as the words of `strerror` ("connection refused"), not NIO's debugging description.
     static func reason(_ error: any Error) -> String {
-        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        if let io = error as? IOError { return SystemError.reason(io.errnoCode) }
         return "\(error)"
     }
 

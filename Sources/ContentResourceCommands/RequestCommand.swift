@@ -165,7 +165,7 @@ struct RequestCommand: AsyncParsableCommand {
     static func bytes(of path: String) throws -> [UInt8] {
         if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read \(path): \(unreadableReason(path))")
+            throw ValidationError("cannot read \(path): \(SystemError.unreadable(path))")
         }
         return Array(data)
     }

@@ -100,7 +100,7 @@ public struct ContentSession: Sendable {
         )
     }
 
-    /// Checks every backend: its type exists and its section decodes.
+    /// Checks every backend: its type exists, its section decodes, and the backend can be made.
     ///
     /// - Returns: Every problem found, in file order; empty when the configuration is valid.
     public func validate() -> [any Error] {
@@ -108,15 +108,14 @@ public struct ContentSession: Sendable {
         for backend in configuration.backends {
             do {
                 let entry = try plugin(for: backend)
-                try entry.validate(backend.section)
-                // Everything a backend checks when a command makes it (URLs, token files, workspaces), with a
-                // transport that sends nothing.
+                // Making the backend decodes its section and runs every check a command's would (URLs, token
+                // files, workspaces), with a transport that sends nothing.
                 let redactor = Redactor(secrets: backend.secrets)
-                _ = try HTTPSettings(defaults: configuration.defaults, environment: environment, redactor: redactor)
-                var context = BackendContext(
-                    transport: NoSendingTransport(), defaults: configuration.defaults, redactor: redactor)
-                context.isValidation = true
+                let context = BackendContext(
+                    transport: NoSendingTransport(), defaults: configuration.defaults, redactor: redactor,
+                    isOffline: true)
                 _ = try entry.makeBackend(name: backend.name, section: backend.section, context: context)
+                _ = try HTTPSettings(defaults: configuration.defaults, environment: environment, redactor: redactor)
             } catch {
                 problems.append(error)
             }

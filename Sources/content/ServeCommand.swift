@@ -209,10 +209,25 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--credentials (or CONTENT_EMULATOR_CREDENTIALS) takes user:password")
         }
         _ = try graphQLLimits
-        guard let idle = ConfigDuration(parsing: idleTimeout), idle.duration > .zero else {
-            throw ValidationError("--idle-timeout takes a duration such as 30s or 500ms, got '\(idleTimeout)'")
+        _ = try connections
+    }
+
+    /// The connection policy the flags describe.
+    var connections: EmulatorConnectionPolicy {
+        get throws {
+            guard let idle = ConfigDuration(parsing: idleTimeout), idle.duration > .zero else {
+                throw ValidationError("--idle-timeout takes a duration such as 30s or 500ms, got '\(idleTimeout)'")
+            }
+            var policy = EmulatorConnectionPolicy()
+            policy.idleTimeout = idle.duration
+            if let maxConnections {
+                guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+                policy.maxConnections = maxConnections
+            }
+            policy.allowedHosts = allowedHosts
+            policy.allowedOrigin = cors
+            return policy
         }
-        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
     }
 
     /// `--credentials`, else the environment's, else the emulator's default.
@@ -244,10 +259,7 @@ struct ServeCommand: AsyncParsableCommand {
             ],
             dataFile: data)
         options.limits = try graphQLLimits
-        options.connections.allowedHosts = allowedHosts
-        options.connections.allowedOrigin = cors
-        options.connections.idleTimeout = ConfigDuration(parsing: idleTimeout)?.duration ?? .seconds(30)
-        if let maxConnections { options.connections.maxConnections = maxConnections }
+        options.connections = try connections
         let admin =
             adminToken ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_ADMIN_TOKEN"]
             ?? UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
@@ -268,11 +280,6 @@ struct ServeCommand: AsyncParsableCommand {
         try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
             StandardError.write("content: \(service) emulator on \(url)")
             for note in notes { StandardError.write("content: \(service): \(note)") }
-            if service == DataConnectEmulator.name {
-                // The admin API's credential is the developer's to copy; it is printed, as the token of a local
-                // notebook server is.
-                StandardError.write("content: dataconnect: :executeGraphql needs Authorization: Bearer \(admin)")
-            }
         }
     }
 }

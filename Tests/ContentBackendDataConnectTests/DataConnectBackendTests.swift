@@ -190,8 +190,9 @@ struct DataConnectBackendTests {
         try DataConnectPlugin.makeDataConnectBackend(
             name: "movies-app", configuration: try Example.configuration(json),
             context: BackendContext(
-                transport: ScriptedTransport(Example.answer(200, "{}")), baseDirectory: baseDirectory),
-            environment: environment, fetchToken: fetchToken)
+                transport: ScriptedTransport(Example.answer(200, "{}")), baseDirectory: baseDirectory,
+                isOffline: !fetchToken),
+            environment: environment)
     }
 
     private func url(of backend: DataConnectBackend, _ name: String = "listMoviesByGenre") throws -> String {
