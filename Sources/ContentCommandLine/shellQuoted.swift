@@ -34,12 +34,7 @@ public func dryRunURL(_ url: String, redactor: Redactor = Redactor()) -> String 
         }
     }
     // Only the query and fragment are left to mask; a `$NAME` placeholder a backend put there stays a variable.
-    let masked = rest.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-        guard let equals = pair.firstIndex(of: "="), !pair[pair.index(after: equals)...].hasPrefix("$") else {
-            return String(pair)
-        }
-        return Redactor().redact(url: String(pair))
-    }.joined(separator: "&")
+    let masked = Redactor().redact(url: String(rest), keepingPlaceholders: true)
     var text = Substring(masked)
     while let dollar = text.firstIndex(of: "$") {
         let name = text[text.index(after: dollar)...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }

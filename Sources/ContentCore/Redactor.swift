@@ -82,9 +82,12 @@ public struct Redactor: Sendable, Hashable {
     ///
     /// The URL is treated as text so that even a malformed one is redacted rather than passed through.
     ///
-    /// - Parameter url: A URL.
+    /// - Parameters:
+    ///   - url: A URL.
+    ///   - keepingPlaceholders: Leave a value that is a shell variable (`key=$FIREBASE_API_KEY`) as it is, for the
+    ///     commands `--dry-run` prints.
     /// - Returns: The URL safe to show.
-    public func redact(url: String) -> String {
+    public func redact(url: String, keepingPlaceholders: Bool = false) -> String {
         var result = url
         if let schemeEnd = result.firstRange(of: "://") {
             let authorityEnd = result[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? result.endIndex
@@ -101,11 +104,14 @@ public struct Redactor: Sendable, Hashable {
         if let query = result.firstIndex(of: "?") {
             let end = result[query...].firstIndex(of: "#") ?? result.endIndex
             result.replaceSubrange(
-                result.index(after: query)..<end, with: Self.maskPairs(result[result.index(after: query)..<end]))
+                result.index(after: query)..<end,
+                with: Self.maskPairs(result[result.index(after: query)..<end], keepingPlaceholders: keepingPlaceholders)
+            )
         }
         if let fragment = result.firstIndex(of: "#") {
             let start = result.index(after: fragment)
-            result.replaceSubrange(start..., with: Self.maskPairs(result[start...]))
+            result.replaceSubrange(
+                start..., with: Self.maskPairs(result[start...], keepingPlaceholders: keepingPlaceholders))
         }
         return redact(result)
     }
@@ -113,11 +119,12 @@ public struct Redactor: Sendable, Hashable {
 
 extension Redactor {
     /// `a=1&token=x` with credential-named values masked.
-    fileprivate static func maskPairs(_ pairs: Substring) -> String {
+    fileprivate static func maskPairs(_ pairs: Substring, keepingPlaceholders: Bool) -> String {
         pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = (parts.first.map(String.init) ?? "").removingPercentEncodingLossy().lowercased()
             guard parts.count == 2, sensitiveQueryNames.contains(name) else { return String(pair) }
+            if keepingPlaceholders, parts[1].hasPrefix("$") { return String(pair) }
             return "\(parts[0])=\(mask)"
         }.joined(separator: "&")
     }
