@@ -31,6 +31,9 @@ public struct GraphQLLimits: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
+    /// The highest `depth` `--limit` accepts; `GraphQLLimitsTests` parses text this deep on a task's stack.
+    public static let deepestAllowed = 512
+
     /// The limits of a workspace's own files (schemas, connectors, seeds, persisted queries), which may be far larger
     /// than a request but must still not nest deep enough to exhaust the parser's stack.
     public static var files: GraphQLLimits {
@@ -75,6 +78,11 @@ public struct GraphQLLimits: Sendable, Equatable {
         }
         guard let value = Int(text), value > 0 else {
             throw GraphQLLimitError("\(name)=\(text): the value must be a whole number above 0")
+        }
+        // Depth is what the parser's recursion uses; raised without bound it would let a request exhaust the stack.
+        if name == "depth", value > Self.deepestAllowed {
+            throw GraphQLLimitError(
+                "depth=\(value): at most \(Self.deepestAllowed), beyond which nesting could exhaust the parser's stack")
         }
         self[keyPath: entry.keyPath] = value
     }

@@ -154,6 +154,30 @@ struct GraphQLLimitsTests {
         #expect(limits == GraphQLLimits())
     }
 
+    /// The deepest nesting `--limit depth` allows is parsed, measured and validated on a task's stack; more is
+    /// refused.
+    @Test func theDeepestAllowedNestingRunsAndMoreIsRefused() async throws {
+        var limits = GraphQLLimits()
+        try limits.set("depth=\(GraphQLLimits.deepestAllowed)")
+        // Selections nest one level less than the braces around them.
+        let levels = GraphQLLimits.deepestAllowed - 1
+        let text =
+            "{" + String(repeating: "itemList { ", count: levels) + "__typename"
+            + String(repeating: " }", count: levels) + "}"
+        // An async test runs on a task, whose stack is the one a request handler has.
+        var outcome = "accepted"
+        if case .failure(let refusal) = GraphQLSource.request(text, schema: try Self.schema, limits: limits) {
+            outcome = refusal.summary
+        }
+        // itemList cannot nest in itself in this schema, so validation refuses it: after parsing it whole.
+        #expect(outcome.contains("Cannot query field") || outcome == "accepted", "\(outcome)")
+        let value =
+            "{a(s: " + String(repeating: "[", count: GraphQLLimits.deepestAllowed - 4) + "1"
+            + String(repeating: "]", count: GraphQLLimits.deepestAllowed - 4) + ")}"
+        #expect((try? GraphQLSource.parse(value, path: "q", limits: limits)) != nil)
+        #expect(throws: GraphQLLimitError.self) { try limits.set("depth=\(GraphQLLimits.deepestAllowed + 1)") }
+    }
+
     /// Every real query of the corpus and the samples passes the request limits with room to spare.
     @Test func everyRealQueryIsWellWithinTheDefaults() throws {
         var checked = 0
