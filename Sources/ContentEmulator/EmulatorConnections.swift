@@ -2,6 +2,7 @@ internal import Foundation
 internal import HTTPTypes
 internal import Hummingbird
 internal import HummingbirdCore
+internal import Logging
 internal import NIOCore
 internal import NIOHTTP1
 
@@ -33,15 +34,16 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
         return max(8, min(1024, Int(limit.rlim_cur) / 4))
     }
 
-    /// The server builder: HTTP/1.1 with the idle timeout and a connection that closes after answering a request
-    /// that did not ask to keep it open.
+    /// The server builder: HTTP/1.1 with the idle timeout, a connection that closes after answering a request
+    /// that did not ask to keep it open, and work that stops when the client goes.
     var server: HTTPServerBuilder {
         let nanoseconds =
             idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
-        return .http1(
-            configuration: .init(
-                additionalChannelHandlers: [HTTP1ConnectionPersistenceInstaller()],
-                idleTimeout: .nanoseconds(nanoseconds)))
+        let configuration = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [HTTP1ConnectionPersistenceInstaller()], idleTimeout: .nanoseconds(nanoseconds))
+        return HTTPServerBuilder { responder in
+            DisconnectAwareHTTP1Channel(http: HTTP1Channel(responder: responder, configuration: configuration))
+        }
     }
 
     /// The application configuration for listening on `address`.
@@ -50,7 +52,20 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
             address: address, serverName: "content-emulator",
             availableConnectionsDelegate: MaximumAvailableConnections(maxConnections))
     }
+
+    /// An application serving `router` on `address` under this policy.
+    func application(
+        router: Router<BasicRequestContext>, address: BindAddress, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) -> EmulatorApplication {
+        Application(
+            responder: ClientDisconnectResponder(wrapped: router.buildResponder()), server: server,
+            configuration: configuration(address: address), onServerRunning: onServerRunning, logger: logger)
+    }
 }
+
+/// The application of one emulated service.
+typealias EmulatorApplication = Application<ClientDisconnectResponder<RouterResponder<BasicRequestContext>>>
 
 /// Refuses requests a web page could have sent.
 ///

@@ -166,16 +166,12 @@ public struct EmulatorServer: Sendable {
         let notes = service.notes
         return EmulatorHTTPService(
             name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag,
-            application: Application(
-                router: router,
-                server: options.connections.server,
-                configuration: options.connections.configuration(address: .hostname(options.host, port: port)),
+            application: options.connections.application(
+                router: router, address: .hostname(options.host, port: port), logger: logger,
                 onServerRunning: { channel in
                     // With port 0 the base URL is only known once the system has picked the port.
                     await onRunning(Service.name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
-                },
-                logger: logger
-            ))
+                }))
     }
 
     /// A service's routes behind the request log (when given) and the guard that keeps web pages out: what every
@@ -200,7 +196,7 @@ struct EmulatorHTTPService: Service {
     let name: String
     let address: String
     let portFlag: String
-    let application: Application<RouterResponder<BasicRequestContext>>
+    let application: EmulatorApplication
 
     func run() async throws {
         do {
@@ -276,17 +272,13 @@ extension EmulatorServer {
         router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let policy = EmulatorConnectionPolicy()
-        let app = Application(
-            router: router,
-            server: policy.server,
-            configuration: policy.configuration(address: .hostname("127.0.0.1", port: 0)),
+        let app = EmulatorConnectionPolicy().application(
+            router: router, address: .hostname("127.0.0.1", port: 0),
+            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() },
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
-            },
-            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }
-        )
+            })
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()

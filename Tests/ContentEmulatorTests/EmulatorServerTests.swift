@@ -38,6 +38,36 @@ struct GreetingEmulator: EmulatedService {
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/greet") { _, _ in "\(greeting), \(who)" }
+        // Waits `seconds`, then says how the wait ended, for the tests of a client that leaves.
+        router.get("/wait") { request, _ in
+            let id = request.uri.queryParameters["id"].map(String.init) ?? ""
+            let seconds = request.uri.queryParameters["seconds"].flatMap { Double(String($0)) } ?? 0
+            do {
+                try await Task.sleep(for: .seconds(seconds))
+                await WaitOutcomes.shared.set(id, "finished")
+                return "waited"
+            } catch {
+                await WaitOutcomes.shared.set(id, "cancelled")
+                throw error
+            }
+        }
+    }
+}
+
+/// How each `/wait` request ended, by its `id`.
+actor WaitOutcomes {
+    static let shared = WaitOutcomes()
+    private var outcomes: [String: String] = [:]
+    func set(_ id: String, _ outcome: String) { outcomes[id] = outcome }
+
+    /// The outcome of `id` once there is one, or `nil` after `seconds`.
+    func outcome(of id: String, within seconds: Double) async -> String? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if let outcome = outcomes[id] { return outcome }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return outcomes[id]
     }
 }
 
@@ -111,5 +141,69 @@ struct EmulatorServerTests {
             #expect("\(error)".contains("has no greeting/; point --workspace at a folder holding one"), "\(error)")
             #expect(error.category == .configuration, "\(error)")
         }
+    }
+
+    @Test(arguments: [ServerKind.embedded, .serve])
+    func workForAClientThatHasGoneIsCancelled(kind: ServerKind) async throws {
+        let directory = try Self.workspace(who: "Ada")
+        defer { directory.remove() }
+        let id = "gone-\(kind)"
+        let outcome = try await Self.withBaseURL(directory, kind: kind) { baseURL in
+            // The client gives up after a quarter of a second and closes the connection; the route would wait a
+            // minute for nobody. The outcome is read while the server still runs: stopping it cancels everything.
+            let request = HTTPClientRequest(url: baseURL + "/wait?id=\(id)&seconds=60")
+            await #expect(throws: (any Error).self) {
+                _ = try await HTTPClient.shared.execute(request, timeout: .milliseconds(250))
+            }
+            return await WaitOutcomes.shared.outcome(of: id, within: 20)
+        }
+        #expect(outcome == "cancelled")
+    }
+
+    @Test(arguments: [ServerKind.embedded, .serve])
+    func aClientThatWaitsGetsItsAnswer(kind: ServerKind) async throws {
+        let directory = try Self.workspace(who: "Ada")
+        defer { directory.remove() }
+        let id = "stays-\(kind)"
+        let text = try await Self.withBaseURL(directory, kind: kind) { baseURL in
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: baseURL + "/wait?id=\(id)&seconds=0.5"), timeout: .seconds(30))
+            return String(buffer: try await response.body.collect(upTo: 1 << 16))
+        }
+        #expect(text == "waited")
+        #expect(await WaitOutcomes.shared.outcome(of: id, within: 0) == "finished")
+    }
+
+    /// The two servers every emulated service runs under.
+    enum ServerKind: Sendable, CustomStringConvertible {
+        /// ``EmulatorServer/withInProcess(_:workspace:options:_:)``: a command's built-in sample.
+        case embedded
+        /// ``EmulatorServer/run(logger:onRunning:)``: `content serve`.
+        case serve
+        var description: String { self == .embedded ? "embedded" : "serve" }
+    }
+
+    /// Runs the greeting service in process or as `content serve` does, for the duration of `body`.
+    private static func withBaseURL<Result: Sendable>(
+        _ directory: TemporaryDirectory, kind: ServerKind,
+        _ body: @Sendable (_ baseURL: String) async throws -> Result
+    ) async throws -> Result {
+        let workspace = URL(fileURLWithPath: directory.root)
+        if kind == .embedded {
+            return try await EmulatorServer.withInProcess(GreetingEmulator.self, workspace: workspace, body)
+        }
+        let server = EmulatorServer(
+            options: EmulatorServer.Options(
+                workspace: workspace, services: [GreetingEmulator.self], ports: [GreetingEmulator.name: 0]))
+        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+        let running = Task {
+            try await server.run(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) { _, url, _ in
+                continuation.yield(url)
+            }
+        }
+        defer { running.cancel() }
+        var iterator = urls.makeAsyncIterator()
+        let url = try #require(await iterator.next())
+        return try await body(url)
     }
 }
