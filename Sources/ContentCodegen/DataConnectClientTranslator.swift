@@ -54,20 +54,14 @@ struct DataConnectClientTranslator {
                 Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
                 """,
             into: &writer)
-        var documents: [String: Document] = [:]
         var operations: [OperationTranslator.Operation] = []
         for operation in connector.operations {
             let file = operation.position.file
             let document: Document
-            if let parsed = documents[file] {
-                document = parsed
-            } else {
-                do {
-                    document = try DataConnectGraphQL.parseAndValidate(operation.fileText, path: file, schema: schema)
-                } catch {
-                    throw GeneratorDiagnostic(error)
-                }
-                documents[file] = document
+            do {
+                document = try DataConnectGraphQL.parseAndValidate(operation, schema: schema)
+            } catch {
+                throw GeneratorDiagnostic(error)
             }
             let definition = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
                 .first { $0.name?.value == operation.name }

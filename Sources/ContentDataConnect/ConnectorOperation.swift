@@ -87,8 +87,10 @@ public struct ConnectorOperation: Sendable {
     public var position: SourcePosition
     /// The text of the file it is in, which is what runs.
     public var fileText: String
-    /// Whether it has an `@auth` directive; without one the connector's `authMode` applies, else `NO_ACCESS`.
+    /// Whether it has an `@auth` directive.
     public var declaresAuth: Bool
+    /// What runs: the operation and the fragments it uses from any file of its connector.
+    public var document: ConnectorDocument
 
     /// `listMoviesByGenre($genre: String!)`.
     public var signature: String {
@@ -103,18 +105,20 @@ public struct Connector: Sendable {
     public var id: String
     /// The folder path.
     public var directory: String
-    /// The auth level of operations that declare none (`authMode`), when set.
+    /// The `authMode` of `connector.yaml`, when set.
+    ///
+    /// The current service ignores it: an operation without `@auth` is `NO_ACCESS` whatever it says.
     public var defaultAuth: AuthPolicy.Level?
     /// The operations, in file and declaration order.
     public var operations: [ConnectorOperation]
 
-    /// Who may run an operation: its own `@auth`, else this connector's `authMode`, else `NO_ACCESS`.
+    /// Who may run an operation: its own `@auth`, else `NO_ACCESS`, as the current service decides whatever
+    /// `authMode` says.
     ///
     /// - Parameter operation: One of this connector's operations.
     /// - Returns: The policy that applies.
     public func effectiveAuth(of operation: ConnectorOperation) -> AuthPolicy {
-        if operation.declaresAuth { return operation.auth }
-        return .level(defaultAuth ?? .noAccess)
+        operation.declaresAuth ? operation.auth : .level(.noAccess)
     }
 
     /// The operation with a name.

@@ -34,4 +34,22 @@ package enum DataConnectGraphQL {
             throw DataConnectWorkspaceError(error)
         }
     }
+
+    /// Parses and validates what one connector operation runs.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation.
+    ///   - schema: The schema.
+    /// - Returns: Its document: the operation and the fragments it uses.
+    /// - Throws: ``DataConnectWorkspaceError`` at the file, line and column of the first problem, in whichever
+    ///   file of the connector it is.
+    package static func parseAndValidate(_ operation: ConnectorOperation, schema: GraphQLSchema)
+        throws(DataConnectWorkspaceError) -> Document
+    {
+        do {
+            return try parseAndValidate(operation.document.text, path: operation.position.file, schema: schema)
+        } catch {
+            throw operation.document.relocated(error)
+        }
+    }
 }

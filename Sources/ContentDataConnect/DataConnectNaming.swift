@@ -24,36 +24,86 @@ package enum DataConnectNaming {
         return result
     }
 
-    /// `MovieActor` → `movieActor`; a leading acronym is lowered as a whole (`URLLink` → `urlLink`).
-    package static func lowerCamelCase(_ name: String) -> String {
-        let characters = Array(name)
-        var upperRun = 0
-        while upperRun < characters.count, characters[upperRun].isUppercase { upperRun += 1 }
-        if upperRun == 0 { return name }
-        // In `URLLink` the last capital of the run starts the next word.
-        let lowered = upperRun > 1 && upperRun < characters.count ? upperRun - 1 : upperRun
-        return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+    /// The singular field name of a type: its first character lowered and nothing else, as the service names
+    /// them (`MovieActor` → `movieActor`, `UUIDVariants` → `uUIDVariants`, as operations written against
+    /// Firebase call it).
+    package static func singular(_ typeName: String) -> String {
+        guard let first = typeName.first else { return typeName }
+        return first.lowercased() + typeName.dropFirst()
     }
 
-    /// English plural of the last word: `movie` → `movies`, `category` → `categories`, `box` → `boxes`.
-    package static func plural(_ word: String) -> String {
-        let lower = word.lowercased()
-        for (singular, plural) in irregular where lower.hasSuffix(singular) {
-            let stem = word.dropLast(singular.count)
-            let suffixStartsUpper = word.dropFirst(stem.count).first?.isUppercase == true
-            let replacement = suffixStartsUpper ? plural.prefix(1).uppercased() + plural.dropFirst() : plural
-            return stem + replacement
-        }
-        if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("z") || lower.hasSuffix("ch")
-            || lower.hasSuffix("sh")
-        {
-            return word + "es"
-        }
-        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
-            return word.dropLast() + "ies"
-        }
-        return word + "s"
+    /// The plural field name of a singular one.
+    ///
+    /// Data Connect does not document its rule beyond "English plural pattern". The names it generates and
+    /// the names operations written against it use (`people`, `directedBies`, `manyToManySelfChildren`,
+    /// `manyToManyChildBS` for `ManyToManyChildB`, `zwda6x9zyys` for `Zwda6x9zyy`, `movieMetadatas` for
+    /// `MovieMetadata`) are exactly those of the Go inflection rules most Go code uses (jinzhu/inflection: an
+    /// upper-case last letter takes an upper-case `S`, a `y` after a vowel or another `y` takes `s`), with one
+    /// addition: a plural equal to its singular (`metadata`, `series`) takes an `s`, so that the list field
+    /// never collides with the single-row one.
+    package static func plural(_ singular: String) -> String {
+        let inflected = inflect(singular)
+        return inflected == singular ? singular + "s" : inflected
     }
 
-    private static let irregular: [(String, String)] = [("person", "people"), ("child", "children")]
+    /// The first inflection rule that matches, applied: uncountable words, irregular words, then the suffix rules
+    /// from the most specific to the most general, each tried upper-cased, as written, and ignoring case.
+    static func inflect(_ word: String) -> String {
+        // Compiled per call: a `Regex` is not `Sendable`, and a schema has few tables.
+        for (find, replacement) in inflectionRules {
+            guard let pattern = try? Regex(find), let match = word.firstMatch(of: pattern) else { continue }
+            var replaced = ""
+            var rest = Substring(replacement)
+            // `${n}` is the n-th group, empty when it did not take part.
+            while let open = rest.firstRange(of: "${") {
+                replaced += rest[..<open.lowerBound]
+                let afterOpen = rest[open.upperBound...]
+                guard let close = afterOpen.firstIndex(of: "}"), let group = Int(afterOpen[..<close]) else {
+                    replaced += "${"
+                    rest = afterOpen
+                    continue
+                }
+                if group < match.output.count, let text = match.output[group].substring { replaced += text }
+                rest = afterOpen[afterOpen.index(after: close)...]
+            }
+            replaced += rest
+            return String(word[..<match.range.lowerBound]) + replaced + word[match.range.upperBound...]
+        }
+        return word
+    }
+
+    /// The rules in the order they are tried, as text.
+    static let inflectionRules: [(String, String)] = {
+        let uncountable = [
+            "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans", "police",
+        ]
+        let irregular = [
+            ("person", "people"), ("man", "men"), ("child", "children"), ("sex", "sexes"), ("move", "moves"),
+            ("mombie", "mombies"),
+        ]
+        let suffixes = [
+            ("([a-z])$", "${1}s"), ("s$", "s"), ("^(ax|test)is$", "${1}es"), ("(octop|vir)us$", "${1}i"),
+            ("(octop|vir)i$", "${1}i"), ("(alias|status)$", "${1}es"), ("(bu)s$", "${1}ses"),
+            ("(buffal|tomat)o$", "${1}oes"), ("([ti])um$", "${1}a"), ("([ti])a$", "${1}a"), ("sis$", "ses"),
+            ("(?:([^f])fe|([lr])f)$", "${1}${2}ves"), ("(hive)$", "${1}s"), ("([^aeiouy]|qu)y$", "${1}ies"),
+            ("(x|ch|ss|sh)$", "${1}es"), ("(matr|vert|ind)(?:ix|ex)$", "${1}ices"), ("^(m|l)ouse$", "${1}ice"),
+            ("^(m|l)ice$", "${1}ice"), ("^(ox)$", "${1}en"), ("^(oxen)$", "${1}"), ("(quiz)$", "${1}zes"),
+        ]
+        var rules = uncountable.map { ("^(?i)(\($0))$", "${1}") }
+        for (single, plural) in irregular {
+            rules.append((single.uppercased() + "$", plural.uppercased()))
+            rules.append(
+                (
+                    single.prefix(1).uppercased() + single.dropFirst() + "$",
+                    plural.prefix(1).uppercased() + plural.dropFirst()
+                ))
+            rules.append((single + "$", plural))
+        }
+        for (find, replacement) in suffixes.reversed() {
+            rules.append((find.uppercased(), replacement.uppercased()))
+            rules.append((find, replacement))
+            rules.append(("(?i)" + find, replacement))
+        }
+        return rules
+    }()
 }

@@ -13,8 +13,7 @@ extension DataConnectSchema {
         var declarations: [(ObjectTypeDefinition, String)] = []
         var enums: [String: [String]] = [:]
         for file in files {
-            let document = try GraphQLText.parse(file.text, path: file.path)
-            for definition in document.definitions {
+            for definition in try GraphQLText.definitions(file.text, path: file.path) {
                 if let object = definition as? ObjectTypeDefinition,
                     object.directives.contains(where: { $0.name.value == "table" })
                 {
@@ -219,16 +218,20 @@ extension DataConnectSchema {
                     reference.columns.allSatisfy { source.key.contains($0.local) }
                 }
                 guard keyReferences.count == 2,
-                    keyReferences.flatMap({ $0.columns.map(\.local) }).sorted() == source.key.sorted(),
-                    keyReferences[0].target != keyReferences[1].target
+                    keyReferences.flatMap({ $0.columns.map(\.local) }).sorted() == source.key.sorted()
                 else { continue }
+                // Both references to one table (people following people) make two lists on it, told apart by the
+                // far field, as the service names them: `…_via_Follow_on_followee` lists the followees.
+                let suffix = { (far: Reference) in
+                    keyReferences[0].target == keyReferences[1].target ? "_on_" + far.field : ""
+                }
                 for (near, far) in [(keyReferences[0], keyReferences[1]), (keyReferences[1], keyReferences[0])] {
                     guard let index = tables.firstIndex(where: { $0.typeName == near.target }),
                         let farTable = tables.first(where: { $0.typeName == far.target })
                     else { continue }
                     tables[index].relations.append(
                         Relation(
-                            name: farTable.plural + "_via_" + source.typeName,
+                            name: farTable.plural + "_via_" + source.typeName + suffix(far),
                             kind: .manyToMany(
                                 join: source.typeName, near: near.field, far: far.field, target: far.target)
                         ))
@@ -243,7 +246,7 @@ extension DataConnectSchema {
             let typeName = object.name.value
             let tableDirective = object.directives.first { $0.name.value == "table" }
             let singular =
-                GraphQLText.string(tableDirective, "singular") ?? DataConnectNaming.lowerCamelCase(typeName)
+                GraphQLText.string(tableDirective, "singular") ?? DataConnectNaming.singular(typeName)
             var table = Table(
                 typeName: typeName,
                 sqlName: GraphQLText.string(tableDirective, "name") ?? DataConnectNaming.snakeCase(typeName),

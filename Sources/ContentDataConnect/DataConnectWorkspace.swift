@@ -153,10 +153,16 @@ public struct DataConnectWorkspace: Sendable {
                 file: manifestURL.path,
                 "authMode \(mode) is not one of " + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        var operations: [ConnectorOperation] = []
+        var files: [ConnectorFiles.File] = []
         for file in gqlFiles(in: folder) {
             let text = try readText(file)
-            for operation in try ConnectorOperation.parse(text, path: file.path) {
+            files.append(
+                .init(path: file.path, text: text, definitions: try GraphQLText.definitions(text, path: file.path)))
+        }
+        let connectorFiles = try ConnectorFiles(files: files)
+        var operations: [ConnectorOperation] = []
+        for index in files.indices {
+            for operation in try ConnectorOperation.operations(in: connectorFiles, file: index) {
                 if let existing = operations.first(where: { $0.name == operation.name }) {
                     throw DataConnectWorkspaceError(
                         file: operation.position.file, line: operation.position.line,
@@ -218,9 +224,19 @@ extension ConnectorOperation {
     /// - Returns: The operations.
     /// - Throws: ``DataConnectWorkspaceError`` for syntax errors and anonymous operations.
     package static func parse(_ text: String, path: String) throws(DataConnectWorkspaceError) -> [ConnectorOperation] {
-        let document = try GraphQLText.parse(text, path: path)
+        let file = ConnectorFiles.File(
+            path: path, text: text, definitions: try GraphQLText.definitions(text, path: path))
+        return try operations(in: try ConnectorFiles(files: [file]), file: 0)
+    }
+
+    /// The named operations of one file of a connector, each with its document.
+    static func operations(in connector: ConnectorFiles, file index: Int) throws(DataConnectWorkspaceError)
+        -> [ConnectorOperation]
+    {
+        let path = connector.files[index].path
+        let text = connector.files[index].text
         var operations: [ConnectorOperation] = []
-        for case let definition as OperationDefinition in document.definitions {
+        for case let definition as OperationDefinition in connector.files[index].definitions {
             let position = GraphQLText.position(definition.loc, path: path)
             guard let name = definition.name?.value else {
                 throw DataConnectWorkspaceError(
@@ -266,7 +282,8 @@ extension ConnectorOperation {
                     auth: authDirective == nil ? .level(.noAccess) : auth,
                     isTransaction: definition.directives.contains { $0.name.value == "transaction" },
                     rootFields: rootFields, position: position, fileText: text,
-                    declaresAuth: authDirective != nil
+                    declaresAuth: authDirective != nil,
+                    document: connector.document(for: definition, inFile: index)
                 ))
         }
         return operations

@@ -13,6 +13,14 @@ enum GraphQLText {
         }
     }
 
+    /// The definitions of a file; none for a file of comments and blank lines, which Firebase accepts (the
+    /// parser alone would call it a syntax error, "Unexpected <EOF>").
+    static func definitions(_ text: String, path: String) throws(DataConnectWorkspaceError) -> [any Definition] {
+        let scan = GraphQLTextScan(text, maximumTokens: 1, maximumDepth: GraphQLLimits.files.depth)
+        if scan.stop == nil, scan.tokens == 0 { return [] }
+        return try parse(text, path: path).definitions
+    }
+
     /// Where a node starts.
     static func position(_ location: Location?, path: String) -> SourcePosition {
         SourcePosition(file: path, line: location?.startToken.line ?? 1, column: location?.startToken.column ?? 1)

@@ -26,6 +26,9 @@ public struct DataConnectEmulator: Sendable {
         /// The bearer token `:executeGraphql` requires, as the admin API requires Google credentials; `nil` leaves
         /// it open (an in-process sample, reachable only for one command's lifetime).
         public var adminToken: String?
+        /// Whether an operation that does not validate stops the service from starting, as a deploy to Firebase
+        /// would be refused; otherwise it is reported at start and answered with an error.
+        public var strict = false
 
         /// Creates options.
         ///
@@ -65,7 +68,8 @@ public struct DataConnectEmulator: Sendable {
         let workspace = try DataConnectWorkspace.load(from: folder)
         self.options = options
         engine = try await DataConnectEngine(
-            workspace: workspace, dataFile: dataFile, seedFile: options.seedFile, limits: limits)
+            workspace: workspace, dataFile: dataFile, seedFile: options.seedFile, limits: limits,
+            strict: options.strict)
     }
 
     /// Whether a folder holds a Data Connect workspace this emulator can serve.
@@ -84,7 +88,23 @@ public struct DataConnectEmulator: Sendable {
     }
 
     /// Parts of the workspace that are not served, to tell the user at start.
-    public var workspaceNotes: [String] { engine.workspace.notes }
+    public var workspaceNotes: [String] {
+        var notes = engine.workspace.notes
+        for connector in engine.workspace.connectors {
+            if let mode = connector.defaultAuth {
+                notes.append(
+                    "connector \(connector.id): authMode \(mode.rawValue) is not applied; as on Firebase, an "
+                        + "operation without @auth is NO_ACCESS")
+            }
+            let invalid = engine.invalidOperations[connector.id] ?? [:]
+            for name in invalid.keys.sorted() {
+                guard let problem = invalid[name] else { continue }
+                notes.append(
+                    "\(problem) (operation \(name) is answered with FAILED_PRECONDITION; --strict refuses to start)")
+            }
+        }
+        return notes
+    }
 
     /// Adds the Data Connect routes to a router.
     ///

@@ -21,6 +21,9 @@ struct DataConnectEngine: Sendable {
     let limits: GraphQLLimits
     /// Each connector's operations with the parsed document they run from.
     let operations: [String: [String: PreparedOperation]]
+    /// Each connector's operations that do not validate, by name, with the first problem: served as an error,
+    /// so that one bad operation does not keep the others from running.
+    let invalidOperations: [String: [String: DataConnectWorkspaceError]]
 
     struct PreparedOperation: Sendable {
         let operation: ConnectorOperation
@@ -69,8 +72,12 @@ struct DataConnectEngine: Sendable {
     ///   - dataFile: A database file, or `nil` for memory.
     ///   - seedFile: A `.gql` mutation file to run instead of the workspace's `seed_data.gql`.
     ///   - limits: What one request may ask.
+    ///   - strict: Whether an operation that does not validate is thrown, instead of kept to answer with an error.
     /// - Throws: ``EmulatorError`` or ``DataConnectWorkspaceError``.
-    init(workspace: DataConnectWorkspace, dataFile: String?, seedFile: URL? = nil, limits: GraphQLLimits) async throws {
+    init(
+        workspace: DataConnectWorkspace, dataFile: String?, seedFile: URL? = nil, limits: GraphQLLimits,
+        strict: Bool = true
+    ) async throws {
         self.workspace = workspace
         self.limits = limits
         let sdl = DataConnectSDL.make(workspace.schema)
@@ -82,23 +89,26 @@ struct DataConnectEngine: Sendable {
         DataConnectScalars.install(in: schema)
         store = try DataConnectStore(path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(sdl))
         var prepared: [String: [String: PreparedOperation]] = [:]
+        var invalid: [String: [String: DataConnectWorkspaceError]] = [:]
         for connector in workspace.connectors {
             var byName: [String: PreparedOperation] = [:]
-            var documents: [String: Document] = [:]
             for operation in connector.operations {
-                let file = operation.position.file
-                let document: Document
-                if let parsed = documents[file] {
-                    document = parsed
-                } else {
-                    document = try DataConnectGraphQL.parseAndValidate(operation.fileText, path: file, schema: schema)
-                    documents[file] = document
+                let graphQLSchema: GraphQLSchema = schema
+                let checked = Result { () throws(DataConnectWorkspaceError) -> Document in
+                    try DataConnectGraphQL.parseAndValidate(operation, schema: graphQLSchema)
                 }
-                byName[operation.name] = PreparedOperation(
-                    operation: operation, document: document, connector: connector)
+                switch checked {
+                case .success(let document):
+                    byName[operation.name] = PreparedOperation(
+                        operation: operation, document: document, connector: connector)
+                case .failure(let problem):
+                    if strict { throw problem }
+                    invalid[connector.id, default: [:]][operation.name] = problem
+                }
             }
             prepared[connector.id] = byName
         }
+        invalidOperations = invalid
         operations = prepared
         try attachResolvers()
         if store.isNew, let seed = seedFile ?? workspace.seedFile {
@@ -140,6 +150,13 @@ struct DataConnectEngine: Sendable {
         guard let connectorOperations = operations[connectorID] else {
             let known = operations.keys.sorted().joined(separator: ", ")
             return .failure(.notFound("connector \(connectorID) not found; this service has: \(known)"))
+        }
+        if let problem = invalidOperations[connectorID]?[operationName] {
+            return .failure(
+                .init(
+                    code: 400, status: "FAILED_PRECONDITION",
+                    message: "operation \(operationName) of connector \(connectorID) is not valid: \(problem); fix "
+                        + "it and restart content serve"))
         }
         guard let prepared = connectorOperations[operationName] else {
             return .failure(
@@ -189,7 +206,14 @@ struct DataConnectEngine: Sendable {
         case .level(.public):
             return nil
         case .level(.noAccess):
-            return .denied("\(operation.name) is @auth(level: NO_ACCESS): only admin access can run it")
+            // The service's own words first, then why and what to do.
+            let reason =
+                operation.declaresAuth
+                ? "\(operation.name) is @auth(level: NO_ACCESS)"
+                : "\(operation.name) has no @auth, which is NO_ACCESS whatever authMode says"
+            return .denied(
+                "unauthorized: you are not authorized to perform this operation (\(reason); only admin access "
+                    + "runs it: give it @auth(level: PUBLIC) or another level to open it)")
         case .level(let level):
             guard auth.hasToken else {
                 return .unauthenticated(

@@ -105,6 +105,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var seed: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Refuse to start when a Data Connect operation does not validate, as a deploy would be refused; by "
+                + "default each one is reported at start and answered with FAILED_PRECONDITION."))
+    var strict = false
+
     @Option(help: "The AEM tier: publish (anonymous reads) or author (basic auth or a token; persisting allowed).")
     var mode: ServeMode = .publish
 
@@ -273,10 +279,10 @@ struct ServeCommand: AsyncParsableCommand {
                 corsOrigin: cors,
                 graphqlResponseJSON: graphqlResponseJSON
             ), for: AEMEmulator.self)
-        options.set(
-            DataConnectEmulator.Options(
-                seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors, adminToken: admin),
-            for: DataConnectEmulator.self)
+        var dataConnect = DataConnectEmulator.Options(
+            seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors, adminToken: admin)
+        dataConnect.strict = strict
+        options.set(dataConnect, for: DataConnectEmulator.self)
         try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
             StandardError.write("content: \(service) emulator on \(url)")
             for note in notes { StandardError.write("content: \(service): \(note)") }

@@ -125,13 +125,40 @@ struct DataConnectCorpusTests {
         try await DataConnectHarness.run(workspace: workspace.folder, seed: workspace.seed, body)
     }
 
+    /// The FlutterFire example: its `movie_insert.gql` holds only comments, and its `connector.yaml` says
+    /// `authMode: PUBLIC`, which the service does not apply.
+    @Test func flutterFireStartsWithEveryOperationAcceptedAndRunsItsSeedAndQueries() async throws {
+        guard let folder = TestLocations.corpusFolder("dataconnect/flutterfire-example") else { return }
+        let emulator = try await DataConnectEmulator(workspace: folder)
+        #expect(
+            emulator.workspaceNotes == [
+                "connector movies: authMode PUBLIC is not applied; as on Firebase, an operation without @auth is "
+                    + "NO_ACCESS"
+            ])
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let seeded = try await client.mutate("seedMovies")
+            #expect(seeded.status == 200 && seeded.json?["errors"] == nil, "\(seeded.text)")
+            let found = try await client.query("ListMoviesByPartialTitle", variables: #"{"input":"Matrix"}"#)
+            #expect(found.json?["data"]?["movies"]?.strings("title") == ["The Matrix"], "\(found.text)")
+            // USER operations need a signed-in caller.
+            let anonymous = try await client.query("ListMovies")
+            #expect(anonymous.status == 401, "\(anonymous.text)")
+            let listed = try await client.query("ListMovies", token: DataConnectHarness.userToken("fan"))
+            #expect(listed.json?["data"]?["movies"]?.arrayValue?.isEmpty == false, "\(listed.text)")
+        }
+    }
+
     @Test func friendlyFlixStartsWithEveryOperationValidated() async throws {
         guard let workspace = try Self.friendlyFlix() else { return }
         defer { try? FileManager.default.removeItem(at: workspace.folder) }
         let emulator = try await DataConnectEmulator(
             workspace: workspace.folder, options: .init(seedFile: workspace.seed))
         #expect(emulator.summary == "service dataconnect (us-central1), connectors: friendly-flix")
-        #expect(emulator.workspaceNotes.isEmpty)
+        #expect(
+            emulator.workspaceNotes == [
+                "connector friendly-flix: authMode PUBLIC is not applied; as on Firebase, an operation without @auth "
+                    + "is NO_ACCESS"
+            ])
         #expect(
             Self.operationNames(emulator, Self.flix)
                 == [

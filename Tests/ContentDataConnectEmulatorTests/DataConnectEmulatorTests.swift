@@ -203,8 +203,12 @@ struct DataConnectEmulatorTests {
         }
     }
 
-    @Test func authExpressionsAndConnectorDefaultsAreEnforced() async throws {
+    @Test func authExpressionsAreEnforcedAndAuthModeDoesNotOpenOperationsWithoutAuth() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
+        // The current service ignores authMode: an operation without @auth stays NO_ACCESS.
+        let manifest = folder.appendingPathComponent("dataconnect/movies/connector.yaml")
+        let yaml = try String(contentsOf: manifest, encoding: .utf8)
+        try Data((yaml + "\nauthMode: PUBLIC\n").utf8).write(to: manifest)
         let extra = #"""
             query adminsOnly @auth(expr: "auth.token.admin == true") { movies { title } }
             query undeclared { movies { title } }
@@ -219,9 +223,11 @@ struct DataConnectEmulatorTests {
             let admin = DataConnectHarness.token(["sub": .string("u"), "admin": .bool(true)])
             let allowed = try await client.query("adminsOnly", token: admin)
             #expect(allowed.json?["data"]?["movies"]?.arrayValue?.count == 9)
-            // No @auth means NO_ACCESS, as the service defaults.
+            // No @auth means NO_ACCESS, as the service defaults, in the service's words.
             let undeclared = try await client.query("undeclared", token: admin)
             #expect(undeclared.status == 403)
+            let message = undeclared.json?["error"]?["message"]?.stringValue ?? ""
+            #expect(message.hasPrefix("unauthorized: you are not authorized to perform this operation"), "\(message)")
             let closed = try await client.query("closed", token: admin)
             #expect(closed.status == 403)
         }
@@ -320,18 +326,123 @@ struct DataConnectEmulatorTests {
         }
     }
 
-    @Test func aWorkspaceWhoseOperationDoesNotFitTheSchemaIsRefusedWithItsPosition() async throws {
+    @Test func anOperationThatDoesNotFitTheSchemaIsReportedAndAnsweredWithAnErrorWhileTheOthersRun() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("dataconnect/movies/broken.gql")
         try Data("query broken @auth(level: PUBLIC) {\n  movies {\n    runtime\n  }\n}\n".utf8).write(to: file)
+        let emulator = try await DataConnectEmulator(workspace: folder)
+        let note = try #require(emulator.workspaceNotes.first { $0.contains("broken.gql") })
+        #expect(note.contains("broken.gql:3:5"), "\(note)")
+        #expect(note.contains("runtime") && note.contains("--strict"), "\(note)")
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let broken = try await client.query("broken")
+            #expect(broken.status == 400, "\(broken.text)")
+            #expect(broken.json?["error"]?["status"]?.stringValue == "FAILED_PRECONDITION", "\(broken.text)")
+            #expect(broken.text.contains("broken.gql:3:5"), "\(broken.text)")
+            let fine = try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi"}"#)
+            #expect(fine.status == 200, "\(fine.text)")
+        }
+    }
+
+    @Test func strictRefusesAWorkspaceWhoseOperationDoesNotFitTheSchemaWithItsPosition() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("dataconnect/movies/broken.gql")
+        try Data("query broken @auth(level: PUBLIC) {\n  movies {\n    runtime\n  }\n}\n".utf8).write(to: file)
+        var options = DataConnectEmulator.Options()
+        options.strict = true
         do {
-            _ = try await DataConnectEmulator(workspace: folder)
+            _ = try await DataConnectEmulator(workspace: folder, options: options)
             Issue.record("expected the workspace to be refused")
         } catch {
             #expect("\(error)".contains("broken.gql:3:5"), "\(error)")
             #expect("\(error)".contains("runtime"), "\(error)")
         }
-        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func fragmentsAreSharedByEveryFileOfAConnectorAndFilesOfCommentsAreValid() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movies = folder.appendingPathComponent("dataconnect/movies")
+        // A fragment in one file, used by an operation in another, through a fragment in a third.
+        try Data("# Fragments.\n\nfragment Titled on Movie {\n  title\n  ...Dated\n}\n".utf8)
+            .write(to: movies.appendingPathComponent("a_fragments.gql"))
+        try Data("fragment Dated on Movie { releaseYear }\n".utf8)
+            .write(to: movies.appendingPathComponent("b_more.gql"))
+        try Data(
+            "query titledSciFi @auth(level: PUBLIC) {\n  movies(where: {genre: {eq: \"Sci-Fi\"}}) { ...Titled }\n}\n"
+                .utf8
+        )
+        .write(to: movies.appendingPathComponent("c_uses.gql"))
+        try Data("# Nothing here yet.\n# mutation later { movie_insert(data: {title: \"x\"}) }\n".utf8)
+            .write(to: movies.appendingPathComponent("d_comments.gql"))
+        // An operation that spreads a fragment no file defines is named at its own position.
+        try Data("\n\nquery ghost @auth(level: PUBLIC) {\n  movies { ...Missing }\n}\n".utf8)
+            .write(to: movies.appendingPathComponent("e_ghost.gql"))
+        let emulator = try await DataConnectEmulator(workspace: folder)
+        let ghost = try #require(emulator.workspaceNotes.first { $0.contains("e_ghost.gql") })
+        #expect(ghost.contains("e_ghost.gql:4:15") && ghost.contains("Missing"), "\(ghost)")
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let titled = try await client.query("titledSciFi")
+            #expect(titled.status == 200, "\(titled.text)")
+            let rows = titled.json?["data"]?["movies"]?.arrayValue ?? []
+            #expect(rows.count == 3)
+            #expect(rows.allSatisfy { $0["title"]?.stringValue != nil && $0["releaseYear"] != nil }, "\(titled.text)")
+        }
+    }
+
+    /// A join table whose two references point at one table gives two lists, each named by its far field.
+    @Test func aSelfJoinListsEachSideUnderItsOwnName() async throws {
+        let folder = try DataConnectHarness.workspace([
+            "dataconnect.yaml":
+                "serviceId: people\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+            "schema/schema.gql": """
+            type Member @table { name: String! }
+            type Follow @table(key: ["follower", "followee"]) { follower: Member!, followee: Member! }
+            """,
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql": """
+            query circle($name: String!) @auth(level: PUBLIC) {
+              members(where: {name: {eq: $name}}) {
+                follows: members_via_Follow_on_followee { name }
+                followers: members_via_Follow_on_follower { name }
+              }
+            }
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await DataConnectHarness.run(workspace: folder) { client in
+            var ids: [String: String] = [:]
+            for name in ["ada", "ben", "cy"] {
+                let inserted = try await client.data(#"mutation { member_insert(data: {name: "\#(name)"}) }"#)
+                ids[name] = inserted["member_insert"]?["id"]?.stringValue
+            }
+            for (follower, followee) in [("ada", "ben"), ("ada", "cy"), ("cy", "ada")] {
+                let key = "followerId: \"\(ids[follower] ?? "")\", followeeId: \"\(ids[followee] ?? "")\""
+                _ = try await client.data("mutation { follow_insert(data: {\(key)}) }")
+            }
+            let ada = try await client.query("circle", variables: #"{"name":"ada"}"#, connector: "app")
+            #expect(ada.status == 200, "\(ada.text)")
+            let member = ada.json?["data"]?["members"]?.arrayValue?.first
+            #expect(Set(member?["follows"]?.strings("name") ?? []) == ["ben", "cy"], "\(ada.text)")
+            #expect(member?["followers"]?.strings("name") == ["cy"], "\(ada.text)")
+        }
+    }
+
+    @Test func twoFragmentsOfOneNameInAConnectorAreRefusedWithBothPositions() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movies = folder.appendingPathComponent("dataconnect/movies")
+        try Data("fragment Same on Movie { title }\n".utf8).write(to: movies.appendingPathComponent("x1.gql"))
+        try Data("\nfragment Same on Movie { genre }\n".utf8).write(to: movies.appendingPathComponent("x2.gql"))
+        do {
+            _ = try await DataConnectEmulator(workspace: folder)
+            Issue.record("expected the workspace to be refused")
+        } catch {
+            #expect("\(error)".contains("x2.gql:2:1: a second fragment is named Same"), "\(error)")
+            #expect("\(error)".contains("x1.gql:1:1"), "\(error)")
+        }
     }
 
     @Test func aSeedThatFailsStopsTheStartWithTheReason() async throws {

@@ -161,6 +161,35 @@ struct DataConnectSchemaTests {
         #expect(try table("Review", in: schema).relations.isEmpty)
     }
 
+    /// The names operations written against the service use for these shapes (Firebase's Android SDK tests a
+    /// schema like this one): an acronym type, a type ending in a capital, and a join table whose two references
+    /// point at one table.
+    @Test func generatedNamesFollowTheServiceForAcronymsCapitalsAndSelfJoins() throws {
+        let schema = try parse(
+            """
+            type UUIDVariants @table { value: UUID }
+            type ChildA @table { value: String }
+            type ChildB @table { value: String }
+            type Pairing @table(key: ["childA", "childB"]) { childA: ChildA!, childB: ChildB! }
+            type Member @table { name: String }
+            type Follow @table(key: ["follower", "followee"]) { follower: Member!, followee: Member! }
+            """)
+        let variants = try table("UUIDVariants", in: schema)
+        #expect(variants.singular == "uUIDVariants")
+        #expect(variants.plural == "uUIDVariantss")
+        #expect(try table("ChildB", in: schema).plural == "childBS")
+        #expect(
+            try table("ChildA", in: schema).relations.map(\.name) == ["pairings_on_childA", "childBS_via_Pairing"])
+        // `…_on_followee` lists followees: the members this one follows.
+        #expect(
+            try table("Member", in: schema).relations.map(describe) == [
+                "follows_on_follower <- Follow.follower",
+                "follows_on_followee <- Follow.followee",
+                "members_via_Follow_on_followee: Member through Follow.follower/followee",
+                "members_via_Follow_on_follower: Member through Follow.followee/follower",
+            ])
+    }
+
     @Test func tablePositionsPointAtTheirDeclarations() throws {
         let schema = try exampleSchema()
         let movie = try table("Movie", in: schema)
@@ -566,29 +595,45 @@ struct DataConnectSchemaTests {
 
     @Test(arguments: [
         ("MovieActor", "movieActor"),
-        ("URLLink", "urlLink"),
-        ("URL", "url"),
+        ("UUIDVariants", "uUIDVariants"),
+        ("URL", "uRL"),
         ("Movie", "movie"),
         ("movie", "movie"),
     ])
-    func lowerCamelCaseLowersTheLeadingWordOrAcronym(name: String, expected: String) {
-        #expect(DataConnectNaming.lowerCamelCase(name) == expected)
+    func singularLowersTheFirstCharacterOnly(name: String, expected: String) {
+        #expect(DataConnectNaming.singular(name) == expected)
     }
 
+    /// The names Firebase generates (the flutterfire reference schema) and the names operations written against
+    /// the service use (FriendlyFlix, the Android SDK's test connectors).
     @Test(arguments: [
         ("movie", "movies"),
         ("category", "categories"),
         ("box", "boxes"),
         ("day", "days"),
         ("person", "people"),
+        ("directedBy", "directedBies"),
+        ("timestampHolder", "timestampHolders"),
         ("movieMetadata", "movieMetadatas"),
+        ("manyToManyChildB", "manyToManyChildBS"),
+        ("manyToManySelfChild", "manyToManySelfChildren"),
+        ("zwda6x9zyy", "zwda6x9zyys"),
         ("status", "statuses"),
         ("church", "churches"),
         ("child", "children"),
         ("favoritePerson", "favoritePeople"),
+        ("series", "seriess"),
+        ("knife", "knives"),
+        ("quiz", "quizzes"),
     ])
-    func pluralFollowsEnglishRules(word: String, expected: String) {
+    func pluralFollowsTheServiceRules(word: String, expected: String) {
         #expect(DataConnectNaming.plural(word) == expected)
+    }
+
+    @Test func everyInflectionRuleCompiles() {
+        for (find, _) in DataConnectNaming.inflectionRules {
+            #expect((try? Regex(find)) != nil, "\(find)")
+        }
     }
 
     // MARK: - SDL

@@ -94,7 +94,7 @@ struct ServeEndToEndTests {
         }
     }
 
-    @Test func aBrokenConnectorOperationStopsServeWithItsPosition() throws {
+    @Test func aBrokenConnectorOperationStopsStrictServeWithItsPosition() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.copyDataConnectExample()
@@ -102,7 +102,7 @@ struct ServeEndToEndTests {
             "query oops @auth(level: PUBLIC) { movies { nope } }\n", to: "dataconnect/movies/oops.gql")
         let result = try ContentProcess.run(
             [
-                "serve", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0",
+                "serve", "--strict", "--workspace", scratch.url.path, "--aem-port", "0", "--dataconnect-port", "0",
                 "--resource-port", "0",
             ], in: scratch.url)
         #expect(result.status == 3)
