@@ -295,7 +295,13 @@ extension DataConnectEngine {
                         GraphQLJSON.map(constant), as: column.type, isList: column.isList)
                 case .expression(let expression)?:
                     values[column.field] = try values0.evaluate(expression, as: column.type)
-                case .sql?, nil:
+                case .sql(let sql)?:
+                    do {
+                        values[column.field] = try SQLDefault.evaluate(sql, as: column.type, values: values0)
+                    } catch let unsupported as SQLDefault.Unsupported {
+                        throw FieldFailure(description: "\(table.typeName).\(column.field): \(unsupported)")
+                    }
+                case nil:
                     if column.isRequired {
                         throw FieldFailure(
                             description:

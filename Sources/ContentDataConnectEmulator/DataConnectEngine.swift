@@ -173,8 +173,24 @@ struct DataConnectEngine: Sendable {
         if let denied = authorize(operation, connector: prepared.connector, auth: auth, variables: variables) {
             return .failure(denied)
         }
-        for variable in operation.variables where variable.type.isRequired && variable.defaultValue == nil {
-            if variables[variable.name] == nil || variables[variable.name] == .null {
+        // The service names a variable the operation does not declare instead of dropping it.
+        let declared = Set(operation.variables.map(\.name))
+        if let unknown = variables.members.map(\.key).sorted().first(where: { !declared.contains($0) }) {
+            return .failure(
+                .invalid(
+                    "unknown variable $\(unknown): \(operation.signature) "
+                        + (declared.isEmpty ? "declares none" : "declares no such variable")))
+        }
+        for variable in operation.variables where variable.type.isRequired {
+            // An explicit null is not a missing value: a default does not replace it (GraphQL, "Coercing
+            // Variable Values").
+            if variables[variable.name] == .null {
+                return .failure(
+                    .invalid(
+                        "variable $\(variable.name) of non-null type \(variable.type) must not be null "
+                            + "(\(operation.signature))"))
+            }
+            if variables[variable.name] == nil, variable.defaultValue == nil {
                 return .failure(
                     .invalid("missing required variable $\(variable.name): \(variable.type) of \(operation.signature)"))
             }

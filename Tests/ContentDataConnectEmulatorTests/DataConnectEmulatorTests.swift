@@ -430,6 +430,63 @@ struct DataConnectEmulatorTests {
         }
     }
 
+    @Test func anUnknownVariableIsNamedAndAnExplicitNullForARequiredOneIsRefused() async throws {
+        try await DataConnectHarness.run { client in
+            let unknown = try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi","genr":"x"}"#)
+            #expect(unknown.status == 400, "\(unknown.text)")
+            #expect(unknown.text.contains("unknown variable $genr"), "\(unknown.text)")
+            let null = try await client.query("listMoviesByGenre", variables: #"{"genre":null}"#)
+            #expect(null.status == 400, "\(null.text)")
+            #expect(null.text.contains("$genre of non-null type String! must not be null"), "\(null.text)")
+            let missing = try await client.query("listMoviesByGenre")
+            #expect(missing.text.contains("missing required variable $genre"), "\(missing.text)")
+        }
+    }
+
+    @Test func sqlDefaultsAreEvaluatedWhereSQLiteCanAndNamedWhereItCannot() async throws {
+        let folder = try DataConnectHarness.workspace([
+            "dataconnect.yaml":
+                "serviceId: d\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+            "schema/schema.gql": """
+            type Stamp @table {
+              label: String!
+              epoch: Timestamp! @default(sql: "'epoch'::timestamptz")
+              epochDay: Date! @default(sql: "'epoch'::date")
+              created: Timestamp! @default(sql: "now()")
+              kind: String! @default(sql: "'it''s'::text")
+              count: Int! @default(sql: "7")
+              big: Int64! @default(sql: "9007199254740993")
+              flag: Boolean! @default(sql: "true")
+              token: UUID! @default(sql: "gen_random_uuid()")
+            }
+            type Odd @table {
+              label: String!
+              hashed: String! @default(sql: "md5(random()::text)")
+            }
+            """,
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql":
+                "query stamps @auth(level: PUBLIC) { stamps { epoch epochDay created kind count big flag token } }\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await DataConnectHarness.run(workspace: folder) { client in
+            _ = try await client.data(#"mutation { stamp_insert(data: {label: "a"}) }"#)
+            let stamps = try await client.query("stamps", connector: "app")
+            let row = stamps.json?["data"]?["stamps"]?.arrayValue?.first
+            #expect(row?["epoch"]?.stringValue == "1970-01-01T00:00:00Z", "\(stamps.text)")
+            #expect(row?["epochDay"]?.stringValue == "1970-01-01", "\(stamps.text)")
+            #expect(row?["created"]?.stringValue?.hasPrefix("20") == true, "\(stamps.text)")
+            #expect(row?["kind"]?.stringValue == "it's", "\(stamps.text)")
+            #expect(row?["count"] == .number(JSONNumber(7)), "\(stamps.text)")
+            #expect(row?["big"]?.stringValue == "9007199254740993", "\(stamps.text)")
+            #expect(row?["flag"] == .bool(true), "\(stamps.text)")
+            #expect(row?["token"]?.stringValue?.count == 32, "\(stamps.text)")
+            let odd = try await client.graphql(#"mutation { odd_insert(data: {label: "b"}) }"#)
+            #expect(odd.text.contains("md5(random()::text)"), "\(odd.text)")
+            #expect(odd.text.contains("give the field a value"), "\(odd.text)")
+        }
+    }
+
     @Test func twoFragmentsOfOneNameInAConnectorAreRefusedWithBothPositions() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -81,6 +81,10 @@ struct LocalServiceSafetyEndToEndTests {
         try ContentProcess.withServices { services, log in
             let base = try #require(services["dataconnect"])
             let url = "\(base)/v1/projects/demo/locations/us-central1/services/content-sample:executeGraphql"
+            // The note follows the service's URL line, which is all that starting waits for.
+            log.wait { text in
+                ServeLog.completeLines(of: text).contains { $0.contains(":executeGraphql needs Authorization") }
+            }
             let line = try #require(
                 ServeLog.completeLines(of: log.text).first {
                     $0.contains(":executeGraphql needs Authorization: Bearer")
