@@ -62,7 +62,8 @@ public enum ExitStatus {
           5    the server answered with an HTTP error status, or with a body
                that is not its API's answer (HTML, JSON cut short)
           6    the server answered but the operation failed (GraphQL errors,
-               partial data, no items where the operation puts them)
+               partial data, no items where the operation puts them);
+               schemas that differ (content dataconnect schema --compare)
           7    malformed input data (a JSON or NDJSON file or stdin)
           8    the output could not be written (disk full, stdout closed)
           130  interrupted

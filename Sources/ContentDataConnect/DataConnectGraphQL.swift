@@ -6,12 +6,16 @@ package import GraphQL
 package enum DataConnectGraphQL {
     /// The schema Data Connect derives from the workspace's tables.
     ///
-    /// - Parameter schema: The tables.
+    /// - Parameters:
+    ///   - schema: The tables.
+    ///   - forExecution: Whether it executes mutations (see ``DataConnectSDL/make(_:forExecution:)``).
     /// - Returns: The executable schema.
     /// - Throws: ``DataConnectWorkspaceError`` when the tables do not make a valid schema.
-    package static func schema(for schema: DataConnectSchema) throws(DataConnectWorkspaceError) -> GraphQLSchema {
+    package static func schema(for schema: DataConnectSchema, forExecution: Bool = false)
+        throws(DataConnectWorkspaceError) -> GraphQLSchema
+    {
         do {
-            return try buildSchema(source: DataConnectSDL.make(schema))
+            return try buildSchema(source: DataConnectSDL.make(schema, forExecution: forExecution))
         } catch {
             throw DataConnectWorkspaceError("the schema does not make a valid GraphQL schema: \(error)")
         }

@@ -7,9 +7,17 @@
 package enum DataConnectSDL {
     /// The SDL for a schema.
     ///
-    /// - Parameter schema: The tables.
+    /// - Parameters:
+    ///   - schema: The tables.
+    ///   - forExecution: Whether the text is for executing mutations rather than for what clients read. The
+    ///     service declares `_insert`, `_upsert`, their `Many` forms and the `Many` counts non-null, yet answers
+    ///     each root field of a mutation without `@transaction` on its own, a failed one `null` beside the
+    ///     others (the `@transaction` documentation of its prelude; the iOS SDK's `testDuplicatePrimaryKeys`).
+    ///     GraphQL's null propagation would turn that into `"data": null`, so the executed schema declares those
+    ///     fields nullable; validation is the same either way.
     /// - Returns: SDL text that `buildSchema` accepts.
-    package static func make(_ schema: DataConnectSchema) -> String {
+    package static func make(_ schema: DataConnectSchema, forExecution: Bool = false) -> String {
+        let required = forExecution ? "" : "!"
         var out = prelude
         let scalarTypes: [ScalarType] =
             [.string, .uuid, .int, .int64, .float, .boolean, .date, .timestamp, .any, .vector]
@@ -29,40 +37,45 @@ package enum DataConnectSDL {
             let name = table.singular
             let data = "\(table.typeName)_Data"
             let output = "\(table.typeName)_KeyOutput"
-            // Results are nullable so that a failed root field is a partial error, not a null `data`: the
-            // service answers mutations without @transaction field by field.
+            // Typed as the service types them: what inserts and counts is never null, so a failed one nulls
+            // `data` (GraphQL's null propagation), while a single-row update or delete may find nothing.
             mutationFields += [
-                "\(name)_insert(data: \(data)!): \(output)",
-                "\(name)_insertMany(data: [\(data)!]!): [\(output)!]",
-                "\(name)_upsert(data: \(data)!): \(output)",
-                "\(name)_upsertMany(data: [\(data)!]!): [\(output)!]",
+                "\(name)_insert(data: \(data)!): \(output)\(required)",
+                "\(name)_insertMany(data: [\(data)!]!): [\(output)!]\(required)",
+                "\(name)_upsert(data: \(data)!): \(output)\(required)",
+                "\(name)_upsertMany(data: [\(data)!]!): [\(output)!]\(required)",
                 "\(name)_update(\(keyArguments), data: \(data)!): \(output)",
-                "\(name)_updateMany(where: \(table.typeName)_Filter, all: Boolean = false, data: \(data)!): Int",
+                "\(name)_updateMany(where: \(table.typeName)_Filter, all: Boolean = false, data: \(data)!): Int\(required)",
                 "\(name)_delete(\(keyArguments)): \(output)",
-                "\(name)_deleteMany(where: \(table.typeName)_Filter, all: Boolean = false): Int",
+                "\(name)_deleteMany(where: \(table.typeName)_Filter, all: Boolean = false): Int\(required)",
             ]
         }
-        if queryFields.isEmpty { queryFields.append("_service: String") }
-        if mutationFields.isEmpty { mutationFields.append("_service: String") }
+        queryFields.append("_service: _Service!")
+        // Reads inside a mutation see its writes so far.
+        mutationFields.append("query: Query")
         out += "type Query {\n" + queryFields.map { "  \($0)\n" }.joined() + "}\n"
         out += "type Mutation {\n" + mutationFields.map { "  \($0)\n" }.joined() + "}\n"
         return out
     }
 
-    /// Whether a scalar has a server-expression form (`id_expr: "auth.uid"`).
+    /// Whether a scalar has a server-expression form (`id_expr: "auth.uid"`): every built-in one but `Vector`.
     package static func hasExpression(_ type: ScalarType) -> Bool {
         switch type {
-        case .string, .uuid, .date, .timestamp, .boolean, .int64, .any: return true
-        default: return false
+        case .vector, .enumeration: return false
+        default: return true
         }
     }
 
-    /// The arguments that pick one row: `id`/`id_expr` when the key is `id`, else `key`, or the first row.
+    /// The arguments that pick one row: `id` when the key is `id` (a server value goes through `key`), else
+    /// `key`, or the first row.
     static func singleRowArguments(_ table: DataConnectSchema.Table) -> String {
         var arguments: [String] = []
         if table.key == ["id"], let id = table.column("id") {
             arguments.append("id: \(id.type)")
-            if hasExpression(id.type) { arguments.append("id_expr: \(id.type)_Expr") }
+            // Sources disagree: the schema Firebase's emulator generated for a UUID key has no `id_expr` here
+            // (the FlutterFire example's `.dataconnect/schema`), while FriendlyFlix, an official example, calls
+            // `user(id_expr: "auth.uid")` on a String key. Both are kept: `id_expr` for keys that are not UUIDs.
+            if id.type != .uuid, hasExpression(id.type) { arguments.append("id_expr: \(id.type)_Expr") }
         }
         arguments.append("key: \(table.typeName)_Key")
         arguments.append("first: \(table.typeName)_FirstRow")
@@ -81,7 +94,7 @@ package enum DataConnectSDL {
 
     static func tableTypes(_ table: DataConnectSchema.Table, in schema: DataConnectSchema) -> String {
         let name = table.typeName
-        var object: [String] = table.columns.map { "\($0.field): \(outputType($0))" }
+        var object: [String] = table.columns.map { "\($0.field): \(outputType($0))" } + ["_metadata: _Metadata"]
         var filter = ["_and: [\(name)_Filter!]", "_or: [\(name)_Filter!]", "_not: \(name)_Filter"]
         var order: [String] = []
         var data: [String] = []
@@ -137,30 +150,38 @@ package enum DataConnectSDL {
 
     static func filterInputs(_ type: ScalarType) -> String {
         let name = "\(type)"
-        var fields = ["isNull: Boolean", "eq: \(name)", "ne: \(name)", "in: [\(name)!]", "nin: [\(name)!]"]
-        if hasExpression(type) { fields += ["eq_expr: \(name)_Expr", "ne_expr: \(name)_Expr"] }
+        let ordered: Bool
         switch type {
-        case .boolean, .any, .vector: break
-        default: fields += ["gt: \(name)", "ge: \(name)", "lt: \(name)", "le: \(name)"]
+        case .boolean, .any, .vector, .uuid: ordered = false
+        default: ordered = true
         }
-        switch type {
-        case .string:
-            fields += ["contains: String", "startsWith: String", "endsWith: String", "pattern: String_Pattern"]
-        case .date:
-            fields += ["eq_date", "ne_date", "gt_date", "ge_date", "lt_date", "le_date"].map { "\($0): Date_Relative" }
-        case .timestamp:
-            fields += ["gt_expr", "ge_expr", "lt_expr", "le_expr"].map { "\($0): Timestamp_Expr" }
-            fields += ["eq_time", "ne_time", "gt_time", "ge_time", "lt_time", "le_time"].map {
-                "\($0): Timestamp_Relative"
+        var fields = ["isNull: Boolean", "in: [\(name)!]", "nin: [\(name)!]"]
+        for op in ordered ? ["eq", "ne", "gt", "ge", "lt", "le"] : ["eq", "ne"] {
+            fields.append("\(op): \(name)")
+            // Strings compare with server values for equality only, as the service generates them.
+            if hasExpression(type), type != .string || op == "eq" || op == "ne" {
+                fields.append("\(op)_expr: \(name)_Expr")
             }
-        default: break
+            if type == .date { fields.append("\(op)_date: Date_Relative") }
+            if type == .timestamp { fields.append("\(op)_time: Timestamp_Relative") }
         }
-        let list = ["includes: \(name)", "excludes: \(name)", "includesAll: [\(name)!]", "excludesAll: [\(name)!]"]
+        if type == .string {
+            fields += ["contains: String", "startsWith: String", "endsWith: String", "pattern: String_Pattern"]
+        }
+        var list = ["includesAll: [\(name)!]", "excludesAll: [\(name)!]"]
+        for op in ["includes", "excludes"] {
+            list.append("\(op): \(name)")
+            if type == .date { list += ["\(op)_expr: Date_Expr", "\(op)_date: Date_Relative"] }
+            if type == .timestamp { list += ["\(op)_expr: Timestamp_Expr", "\(op)_time: Timestamp_Relative"] }
+        }
         return "input \(name)_Filter {\n" + fields.map { "  \($0)\n" }.joined() + "}\n"
             + "input \(name)_ListFilter {\n" + list.map { "  \($0)\n" }.joined() + "}\n"
     }
 
     /// The built-in scalars, enums, directives and helper inputs every service has.
+    ///
+    /// Their names, arguments and types are the service's (the `prelude.gql` Firebase's tools write); the
+    /// directives that only schema files use are declared so that a schema coordinate means the same here.
     static let prelude = """
         scalar UUID
         scalar Int64
@@ -169,34 +190,89 @@ package enum DataConnectSDL {
         scalar Any
         scalar Vector
         scalar True
+        scalar Void
         scalar String_Expr
         scalar UUID_Expr
+        scalar Int_Expr
+        scalar Int64_Expr
+        scalar Float_Expr
         scalar Date_Expr
         scalar Timestamp_Expr
         scalar Boolean_Expr
-        scalar Int64_Expr
         scalar Any_Expr
+        scalar Any_SQL
+        scalar SQL_Query
+        scalar SQL_Mutation
+        scalar SQL_Params
+        scalar SchemaCoordinate
+        scalar Vector_Embed_Model
         enum AccessLevel { PUBLIC USER_ANON USER USER_EMAIL_VERIFIED NO_ACCESS }
         enum OrderDirection { ASC DESC }
         enum Date_Interval { WEEK MONTH YEAR }
         enum Timestamp_Interval { SECOND MINUTE HOUR DAY WEEK MONTH YEAR }
+        enum IndexFieldOrder { ASC DESC }
+        enum IndexType { BTREE GIN HNSW IVFFLAT }
+        enum VectorSimilarityMethod { L2 COSINE INNER_PRODUCT }
+        enum Search_QueryFormat { QUERY PLAIN PHRASE ADVANCED }
+        enum GeneratedPurpose {
+          IMPLICIT_KEY_FIELD IMPLICIT_REF_FIELD METADATA_FIELD QUERY_MULTIPLE_ONE_TO_MANY QUERY_MULTIPLE_MANY_TO_MANY
+          QUERY_COUNT QUERY_SUM QUERY_AVG QUERY_MIN QUERY_MAX QUERY_MULTIPLE_BY_FULL_TEXT_SEARCH QUERY_SINGLE
+          QUERY_MULTIPLE QUERY_MULTIPLE_BY_SIMILARITY INSERT_SINGLE INSERT_MULTIPLE UPSERT_SINGLE UPSERT_MULTIPLE
+          UPDATE_SINGLE UPDATE_MULTIPLE DELETE_SINGLE DELETE_MULTIPLE
+        }
         directive @auth(level: AccessLevel, expr: Boolean_Expr, insecureReason: String) on QUERY | MUTATION
         directive @transaction on MUTATION
-        directive @check(expr: Boolean_Expr!, message: String, optional: Boolean) repeatable on QUERY | MUTATION | FIELD
-        directive @redact on FIELD
-        directive @refresh(every: Refresh_Interval, onMutationExecuted: [Refresh_OnMutation!]) repeatable on QUERY
-        input Refresh_Interval { milliseconds: Int, seconds: Int, minutes: Int, hours: Int, days: Int }
-        input Refresh_OnMutation { operation: String!, condition: Boolean_Expr }
-        input String_Pattern { like: String, regex: String, ignoreCase: Boolean, invert: Boolean }
-        input Date_Duration { days: Int = 0, weeks: Int = 0, months: Int = 0, years: Int = 0 }
+        directive @check(
+          expr: Boolean_Expr! = "!(this in [null, []])", message: String! = "permission denied", optional: Boolean = false
+        ) repeatable on QUERY | MUTATION | FIELD | FRAGMENT_DEFINITION | FRAGMENT_SPREAD | INLINE_FRAGMENT
+        directive @redact on FIELD | FRAGMENT_SPREAD | INLINE_FRAGMENT
+        directive @retired(reason: String) on QUERY | MUTATION | FIELD | VARIABLE_DEFINITION
+        directive @allow(fields: String!, maxCount: Int! = 100) on VARIABLE_DEFINITION
+        directive @refresh(every: Timestamp_Duration, onMutationExecuted: [OnMutationExecuted_Event!]) repeatable on QUERY
+        directive @table(name: String, singular: String, plural: String, key: [String!]) on OBJECT
+        directive @view(name: String, sql: String, singular: String, plural: String) on OBJECT
+        directive @col(name: String, dataType: String, size: Int) on FIELD_DEFINITION
+        directive @ref(constraintName: String, fields: [String!], references: [String!]) on FIELD_DEFINITION
+        directive @default(value: Any, expr: Any_Expr, sql: Any_SQL) on FIELD_DEFINITION
+        directive @index(
+          name: String, fields: [String!], order: [IndexFieldOrder!], type: IndexType, vector_method: VectorSimilarityMethod
+        ) repeatable on FIELD_DEFINITION | OBJECT
+        directive @unique(indexName: String, fields: [String!]) repeatable on FIELD_DEFINITION | OBJECT
+        directive @searchable(language: String = "english") on FIELD_DEFINITION
+        directive @fdc_generated(from: SchemaCoordinate, purpose: GeneratedPurpose!) on
+          | SCALAR | OBJECT | FIELD_DEFINITION | ARGUMENT_DEFINITION | INTERFACE | UNION | ENUM | ENUM_VALUE
+          | INPUT_OBJECT | INPUT_FIELD_DEFINITION
+        directive @fdc_celExpression(returnType: String) on SCALAR
+        directive @fdc_sqlExpression(dataType: String) on SCALAR
+        directive @fdc_forbiddenAsVariableType on SCALAR | OBJECT | INTERFACE | UNION | ENUM | INPUT_OBJECT
+        directive @fdc_forbiddenInVariables on INPUT_FIELD_DEFINITION
+        directive @fdc_forbiddenAsFieldType on SCALAR | OBJECT | INTERFACE | UNION | ENUM | INPUT_OBJECT
+        directive @fdc_example(value: Any, description: String) repeatable on
+          | SCALAR | OBJECT | FIELD_DEFINITION | ARGUMENT_DEFINITION | INTERFACE | UNION | ENUM | INPUT_OBJECT
+          | INPUT_FIELD_DEFINITION
+        directive @fdc_oneOf(group: String! = "", required: Boolean! = false) repeatable on
+          FIELD_DEFINITION | ARGUMENT_DEFINITION | INPUT_FIELD_DEFINITION
+        input OnMutationExecuted_Event { operation: String!, condition: Boolean_Expr }
+        input String_Pattern { like: String, regex: String, ignoreCase: Boolean }
+        input Date_Duration { days: Int! = 0, weeks: Int! = 0, months: Int! = 0, years: Int! = 0 }
         input Date_Relative { today: True, on: Date, add: Date_Duration, sub: Date_Duration, truncateTo: Date_Interval }
         input Timestamp_Duration {
-          milliseconds: Int = 0, seconds: Int = 0, minutes: Int = 0, hours: Int = 0
-          days: Int = 0, weeks: Int = 0, months: Int = 0, years: Int = 0
+          milliseconds: Int! = 0, seconds: Int! = 0, minutes: Int! = 0, hours: Int! = 0
+          days: Int! = 0, weeks: Int! = 0, months: Int! = 0, years: Int! = 0
         }
         input Timestamp_Relative {
           now: True, at: Timestamp, add: Timestamp_Duration, sub: Timestamp_Duration, truncateTo: Timestamp_Interval
         }
+        input Vector_Embed { model: Vector_Embed_Model!, text: String! }
+        type _Service {
+          sdl(omitBuiltin: Boolean = false, omitDescription: Boolean = false): String!
+          schema: String!
+          schemas: [_Schema!]!
+          docs: [_Doc!]!
+        }
+        type _Schema { id: String!, source: String! }
+        type _Doc { page: String!, markdown: String! }
+        type _Metadata { distance: Float, relevance: Float }
 
         """
 }

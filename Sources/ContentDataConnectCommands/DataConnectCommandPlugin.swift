@@ -7,5 +7,7 @@ public import ContentCommandLine
 /// The executable lists this type in its command registry; the backend library knows nothing of it.
 public enum DataConnectCommandPlugin: CommandContributing {
     /// The top-level commands.
-    public static let commands: [any ParsableCommand.Type] = [QueryCommand.self, MutateCommand.self]
+    public static let commands: [any ParsableCommand.Type] = [
+        QueryCommand.self, MutateCommand.self, DataConnectCommand.self,
+    ]
 }

@@ -49,11 +49,14 @@ extension DataConnectEngine {
                     return try await self.fetch(sql, table: table).map { self.render($0, table: table) }
                 }
             }
+            fields["_service"]?.resolve = { _, _, _, _ in self.serviceDescription }
             query.fields = { fields }
         }
         for table in tables {
             guard let type = schema.getType(name: table.typeName) as? GraphQLObjectType else { continue }
             let fields = try type.fields()
+            // Distance and relevance belong to vector and full-text search, which are not emulated: both null.
+            fields["_metadata"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
             for reference in table.references {
                 fields[reference.field]?.resolve = { source, _, context, _ in
                     _ = try ExecutionState.from(context)
@@ -74,8 +77,21 @@ extension DataConnectEngine {
             for table in tables {
                 attachMutations(table, to: fields)
             }
+            // `query { … }` inside a mutation: the root query fields, reading this mutation's writes so far.
+            fields["query"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
             mutation.fields = { fields }
         }
+    }
+
+    /// `Query._service`: the schema this service generated, and the workspace's schema source.
+    var serviceDescription: [String: any Sendable] {
+        let source = workspace.schemaFiles.map(\.text).joined(separator: "\n")
+        return [
+            "sdl": DataConnectSDL.make(workspace.schema),
+            "schema": source,
+            "schemas": [["id": "main", "source": source] as [String: any Sendable]],
+            "docs": [[String: any Sendable]](),
+        ]
     }
 
     /// Reads rows and maps their columns to field names.

@@ -82,7 +82,7 @@ struct DataConnectEngine: Sendable {
         self.limits = limits
         let sdl = DataConnectSDL.make(workspace.schema)
         do {
-            schema = try DataConnectGraphQL.schema(for: workspace.schema)
+            schema = try DataConnectGraphQL.schema(for: workspace.schema, forExecution: true)
         } catch {
             throw EmulatorError.workspace(error.message)
         }

@@ -282,22 +282,17 @@ struct RowQuery {
 
     private func pattern(_ value: Map, expression: String) throws -> SQLFragment {
         let ignoreCase = value["ignoreCase"].bool == true
-        let invert = value["invert"].bool == true
-        var condition: SQLFragment
         if case .string(let like) = value["like"] {
-            condition =
-                ignoreCase
+            return ignoreCase
                 ? SQLFragment(text: "lower(\(expression)) LIKE lower(?)", arguments: [like.databaseValue])
                 : SQLFragment(text: "\(expression) LIKE ?", arguments: [like.databaseValue])
-        } else if case .string(let regex) = value["regex"] {
-            condition = SQLFragment(
+        }
+        if case .string(let regex) = value["regex"] {
+            return SQLFragment(
                 text: "content_regexp(?, \(expression), ?)",
                 arguments: [regex.databaseValue, (ignoreCase ? 1 : 0).databaseValue])
-        } else {
-            return .always
         }
-        if invert { condition.text = "NOT (\(condition.text))" }
-        return condition
+        return .always
     }
 
     /// A list column's `S_ListFilter`, over its JSON array.
@@ -308,11 +303,19 @@ struct RowQuery {
         for (key, value) in members {
             if value == .null || value == .undefined { continue }
             switch key {
-            case "includes":
-                parts.append(SQLFragment(text: member, arguments: [try StoredValue.storage(value, as: column.type)]))
-            case "excludes":
-                parts.append(
-                    SQLFragment(text: "NOT \(member)", arguments: [try StoredValue.storage(value, as: column.type)]))
+            case "includes", "excludes":
+                let test = key == "includes" ? member : "NOT \(member)"
+                parts.append(SQLFragment(text: test, arguments: [try StoredValue.storage(value, as: column.type)]))
+            case "includes_expr", "excludes_expr":
+                guard case .string(let text) = value else { throw Failure(description: "\(key) takes a CEL text") }
+                let test = key == "includes_expr" ? member : "NOT \(member)"
+                parts.append(SQLFragment(text: test, arguments: [try values.evaluate(text, as: column.type)]))
+            case "includes_date", "excludes_date":
+                let test = key == "includes_date" ? member : "NOT \(member)"
+                parts.append(SQLFragment(text: test, arguments: [try values.relativeDate(value).databaseValue]))
+            case "includes_time", "excludes_time":
+                let test = key == "includes_time" ? member : "NOT \(member)"
+                parts.append(SQLFragment(text: test, arguments: [try values.relativeTimestamp(value).databaseValue]))
             case "includesAll", "excludesAll":
                 for element in value.array ?? [] {
                     parts.append(

@@ -40,8 +40,8 @@ struct GeneratedClientLoopbackTests {
         try await Self.withMovies { movies in
             let created = try await movies.createMovie(
                 title: "Glass Harbor", releaseYear: 2025, genre: "Drama", rating: 7.1, tags: ["sea"])
-            // `Movie_KeyOutput` decodes into the same `Movie_Key` the lookup takes.
-            let key = try #require(created.movie_insert)
+            // `Movie_KeyOutput!` decodes into the same `Movie_Key` the lookup takes.
+            let key = created.movie_insert
             let found = try #require(try await movies.getMovieByKey(key: key).movie)
             #expect(found.id == key.id)
             #expect(found.title == "Glass Harbor")

@@ -487,6 +487,31 @@ struct DataConnectEmulatorTests {
         }
     }
 
+    @Test func theBuiltInFieldsOfTheServiceAnswer() async throws {
+        try await DataConnectHarness.run { client in
+            let service = try await client.data("query { _service { sdl schema schemas { id } docs { page } } }")
+            #expect(service["_service"]?["sdl"]?.stringValue?.contains("movie_insert(data: Movie_Data!)") == true)
+            #expect(service["_service"]?["schema"]?.stringValue?.contains("type Movie @table") == true)
+            #expect(service["_service"]?["schemas"] == .array([.object(["id": .string("main")])]))
+            #expect(service["_service"]?["docs"] == .array([]))
+            // Search metadata is null outside search queries.
+            let metadata = try await client.data(
+                #"query { movies(where: {title: {eq: "Signal Drift"}}) { _metadata { distance relevance } } }"#)
+            #expect(
+                metadata["movies"]
+                    == .array([.object(["_metadata": .object(["distance": .null, "relevance": .null])])]))
+            // A read inside a mutation sees the mutation's writes so far.
+            let mutation = try await client.data(
+                #"""
+                mutation {
+                  movie_insert(data: {title: "Night Ferry", releaseYear: 2026, genre: "Drama"})
+                  query { movies(where: {releaseYear: {ge_expr: "2026"}}) { title } }
+                }
+                """#)
+            #expect(mutation["query"]?["movies"] == .array([.object(["title": .string("Night Ferry")])]), "\(mutation)")
+        }
+    }
+
     @Test func twoFragmentsOfOneNameInAConnectorAreRefusedWithBothPositions() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -641,7 +641,8 @@ struct DataConnectSchemaTests {
     @Test func sdlHasSingleRowAndListQueryFieldsForEachTable() throws {
         let sdl = DataConnectSDL.make(try exampleSchema())
         let query = try #require(block("type Query", in: sdl))
-        #expect(query.contains("  movie(id: UUID, id_expr: UUID_Expr, key: Movie_Key, first: Movie_FirstRow): Movie\n"))
+        // A UUID id takes no `id_expr` (Firebase's generated schema); a String one does (FriendlyFlix calls it).
+        #expect(query.contains("  movie(id: UUID, key: Movie_Key, first: Movie_FirstRow): Movie\n"))
         #expect(
             query.contains(
                 "  movies(where: Movie_Filter, orderBy: [Movie_Order!], offset: Int, limit: Int = 100, distinct: Boolean)"
@@ -667,15 +668,16 @@ struct DataConnectSchemaTests {
     @Test func sdlHasMutationFieldsForEachTable() throws {
         let sdl = DataConnectSDL.make(try exampleSchema())
         let mutation = try #require(block("type Mutation", in: sdl))
-        // Nullable results: a failed root field is a partial error rather than a null `data`.
-        #expect(mutation.contains("  movie_insert(data: Movie_Data!): Movie_KeyOutput\n"))
-        #expect(mutation.contains("  movie_insertMany(data: [Movie_Data!]!): [Movie_KeyOutput!]\n"))
+        // Typed as the service types them; the executed schema relaxes them (see the next test).
+        #expect(mutation.contains("  movie_insert(data: Movie_Data!): Movie_KeyOutput!\n"))
+        #expect(mutation.contains("  movie_insertMany(data: [Movie_Data!]!): [Movie_KeyOutput!]!\n"))
         #expect(
             mutation.contains(
-                "  movie_update(id: UUID, id_expr: UUID_Expr, key: Movie_Key, first: Movie_FirstRow, "
-                    + "data: Movie_Data!): Movie_KeyOutput\n"))
-        #expect(mutation.contains("  movie_deleteMany(where: Movie_Filter, all: Boolean = false): Int\n"))
-        #expect(mutation.contains("  review_upsert(data: Review_Data!): Review_KeyOutput\n"))
+                "  movie_update(id: UUID, key: Movie_Key, first: Movie_FirstRow, data: Movie_Data!): Movie_KeyOutput\n")
+        )
+        #expect(mutation.contains("  movie_deleteMany(where: Movie_Filter, all: Boolean = false): Int!\n"))
+        #expect(mutation.contains("  review_upsert(data: Review_Data!): Review_KeyOutput!\n"))
+        #expect(mutation.contains("  query: Query\n"))
         #expect(mutation.contains("  movieActor_delete(key: MovieActor_Key, first: MovieActor_FirstRow): "))
     }
 
@@ -712,6 +714,14 @@ struct DataConnectSchemaTests {
         #expect(metadataOrder.contains("  movie: Movie_Order\n"))
     }
 
+    @Test func theExecutedSchemaLetsAFailedRootFieldOfAMutationBeNullBesideTheOthers() throws {
+        let sdl = DataConnectSDL.make(try exampleSchema(), forExecution: true)
+        let mutation = try #require(block("type Mutation", in: sdl))
+        #expect(mutation.contains("  movie_insert(data: Movie_Data!): Movie_KeyOutput\n"))
+        #expect(mutation.contains("  movie_insertMany(data: [Movie_Data!]!): [Movie_KeyOutput!]\n"))
+        #expect(mutation.contains("  movie_deleteMany(where: Movie_Filter, all: Boolean = false): Int\n"))
+    }
+
     @Test func sdlDataInputsOfferExpressionsAndRelativeDatesAndTimes() throws {
         let sdl = DataConnectSDL.make(try exampleSchema())
         let actor = try #require(block("input Actor_Data", in: sdl))
@@ -722,8 +732,7 @@ struct DataConnectSchemaTests {
                 "  addedAt: Timestamp\n  addedAt_expr: Timestamp_Expr\n  addedAt_time: Timestamp_Relative\n"))
         #expect(movie.contains("  tags: [String]\n"))
         #expect(!movie.contains("tags_expr"))
-        #expect(movie.contains("  releaseYear: Int\n"))
-        #expect(!movie.contains("releaseYear_expr"))
+        #expect(movie.contains("  releaseYear: Int\n  releaseYear_expr: Int_Expr\n"))
         let review = try #require(block("input Review_Data", in: sdl))
         #expect(review.contains("  reviewDate_date: Date_Relative\n"))
         #expect(review.contains("  userId_expr: String_Expr\n"))
@@ -759,8 +768,8 @@ struct DataConnectSchemaTests {
 
     @Test func sdlWithoutTablesStillHasQueryAndMutationRoots() {
         let sdl = DataConnectSDL.make(DataConnectSchema(tables: [], enums: [:]))
-        #expect(sdl.contains("type Query {\n  _service: String\n}\n"))
-        #expect(sdl.contains("type Mutation {\n  _service: String\n}\n"))
+        #expect(sdl.contains("type Query {\n  _service: _Service!\n}\n"))
+        #expect(sdl.contains("type Mutation {\n  query: Query\n}\n"))
         #expect(sdl.hasPrefix("scalar UUID\n"))
     }
 

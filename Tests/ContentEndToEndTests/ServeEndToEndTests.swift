@@ -1,3 +1,4 @@
+import ContentTesting
 import Foundation
 import Testing
 
@@ -107,6 +108,27 @@ struct ServeEndToEndTests {
             ], in: scratch.url)
         #expect(result.status == 3)
         #expect(result.stderr.contains("\(file.path):1:44:"), "\(result.stderr)")
+    }
+
+    @Test func dataConnectSchemaPrintsTheGeneratedSchemaAndComparesItWithFirebases() throws {
+        let printed = try ContentProcess.run(
+            ["dataconnect", "schema", "--workspace", "examples"], in: ContentProcess.repository)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("  movie_insert(data: Movie_Data!): Movie_KeyOutput!\n"))
+        let missing = try ContentProcess.run(
+            ["dataconnect", "schema", "--workspace", "examples", "--compare", "no-such-folder"],
+            in: ContentProcess.repository)
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("no-such-folder: no such folder"), "\(missing.stderr)")
+        guard let flutterFire = TestLocations.corpusFolder("dataconnect/flutterfire-example") else { return }
+        let compared = try ContentProcess.run(
+            [
+                "dataconnect", "schema", "--workspace", flutterFire.path, "--compare",
+                flutterFire.appendingPathComponent(".dataconnect/schema").path,
+            ], in: ContentProcess.repository)
+        #expect(compared.status == 6)
+        #expect(compared.stdout.contains("missing Movie._id: ID!\n"), "\(compared.stdout)")
+        #expect(compared.stderr.contains("differs from"), "\(compared.stderr)")
     }
 
     @Test func ctrlCStopsServeQuietlyWithTheInterruptedCode() throws {

@@ -54,7 +54,7 @@ extension AwkwardConnector {
 extension AwkwardConnector {
     /// What ``addMovie`` returns: its `data`, as selected.
     internal struct AddMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: Movie_Key?
+        internal let movie_insert: Movie_Key
     }
 }
 

@@ -59,7 +59,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``UpsertUser`` returns: its `data`, as selected.
     internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: User_Key?
+        internal let user_upsert: User_Key
     }
 }
 
@@ -96,7 +96,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``AddFavoritedMovie`` returns: its `data`, as selected.
     internal struct AddFavoritedMovieData: Decodable, Sendable, Hashable {
-        internal let favorite_movie_upsert: FavoriteMovie_Key?
+        internal let favorite_movie_upsert: FavoriteMovie_Key
     }
 }
 
@@ -185,7 +185,7 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// What ``AddReview`` returns: its `data`, as selected.
     internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_insert: Review_Key?
+        internal let review_insert: Review_Key
     }
 }
 

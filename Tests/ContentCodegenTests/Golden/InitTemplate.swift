@@ -61,7 +61,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``CreateMovie`` returns: its `data`, as selected.
     internal struct CreateMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: Movie_Key?
+        internal let movie_insert: Movie_Key
     }
 }
 
@@ -99,7 +99,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``UpsertUser`` returns: its `data`, as selected.
     internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: User_Key?
+        internal let user_upsert: User_Key
     }
 }
 
@@ -151,7 +151,7 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// What ``AddReview`` returns: its `data`, as selected.
     internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_upsert: Review_Key?
+        internal let review_upsert: Review_Key
     }
 }
 

@@ -56,7 +56,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createTestId`` returns: its `data`, as selected.
     internal struct CreateTestIdData: Decodable, Sendable, Hashable {
-        internal let testId_insert: TestId_Key?
+        internal let testId_insert: TestId_Key
     }
 }
 
@@ -78,7 +78,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createTestAutoId`` returns: its `data`, as selected.
     internal struct CreateTestAutoIdData: Decodable, Sendable, Hashable {
-        internal let testAutoId_insert: TestAutoId_Key?
+        internal let testAutoId_insert: TestAutoId_Key
     }
 }
 
@@ -129,7 +129,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createStandardScalar`` returns: its `data`, as selected.
     internal struct CreateStandardScalarData: Decodable, Sendable, Hashable {
-        internal let standardScalars_upsert: StandardScalars_Key?
+        internal let standardScalars_upsert: StandardScalars_Key
     }
 }
 
@@ -184,7 +184,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createScalarBoundary`` returns: its `data`, as selected.
     internal struct CreateScalarBoundaryData: Decodable, Sendable, Hashable {
-        internal let scalarBoundary_insert: ScalarBoundary_Key?
+        internal let scalarBoundary_insert: ScalarBoundary_Key
     }
 }
 
@@ -235,7 +235,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createLargeNum`` returns: its `data`, as selected.
     internal struct CreateLargeNumData: Decodable, Sendable, Hashable {
-        internal let largeIntType_insert: LargeIntType_Key?
+        internal let largeIntType_insert: LargeIntType_Key
     }
 }
 
@@ -278,7 +278,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createLocalDate`` returns: its `data`, as selected.
     internal struct CreateLocalDateData: Decodable, Sendable, Hashable {
-        internal let localDateType_insert: LocalDateType_Key?
+        internal let localDateType_insert: LocalDateType_Key
     }
 }
 
@@ -321,7 +321,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``createAnyValueType`` returns: its `data`, as selected.
     internal struct CreateAnyValueTypeData: Decodable, Sendable, Hashable {
-        internal let anyValueType_insert: AnyValueType_Key?
+        internal let anyValueType_insert: AnyValueType_Key
     }
 }
 
@@ -366,8 +366,8 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``InsertMultiplePeople`` returns: its `data`, as selected.
     internal struct InsertMultiplePeopleData: Decodable, Sendable, Hashable {
-        internal let person1: Person_Key?
-        internal let person2: Person_Key?
+        internal let person1: Person_Key
+        internal let person2: Person_Key
     }
 }
 
@@ -407,7 +407,7 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// What ``DeleteNonExistentPeople`` returns: its `data`, as selected.
     internal struct DeleteNonExistentPeopleData: Decodable, Sendable, Hashable {
-        internal let person1_insert: Person_Key?
+        internal let person1_insert: Person_Key
         internal let person1: Person_Key?
         internal let person2: Person_Key?
     }

@@ -67,7 +67,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``createMovie`` returns: its `data`, as selected.
     internal struct CreateMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: Movie_Key?
+        internal let movie_insert: Movie_Key
     }
 }
 
@@ -181,7 +181,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``upsertUser`` returns: its `data`, as selected.
     internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: User_Key?
+        internal let user_upsert: User_Key
     }
 }
 
@@ -226,7 +226,7 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// What ``addReview`` returns: its `data`, as selected.
     internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_upsert: Review_Key?
+        internal let review_upsert: Review_Key
     }
 }
 
