@@ -79,6 +79,14 @@ extension DataConnectEngine {
             }
             // `query { … }` inside a mutation: the root query fields, reading this mutation's writes so far.
             fields["query"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
+            // Run field by field, a mutation's other root fields stand aside (see `run`).
+            for field in fields.values {
+                guard let resolve = field.resolve else { continue }
+                field.resolve = { source, args, context, info in
+                    if let state = context as? ExecutionState, state.skips(info) { return nil }
+                    return try await resolve(source, args, context, info)
+                }
+            }
             mutation.fields = { fields }
         }
     }

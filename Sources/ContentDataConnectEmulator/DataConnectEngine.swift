@@ -250,6 +250,11 @@ struct DataConnectEngine: Sendable {
     }
 
     /// Executes inside the store's lock and one transaction; a mutation commits before the response.
+    ///
+    /// A mutation with `@transaction` or `@check` runs one root field at a time, in order, as the service
+    /// describes: after each, its checks are evaluated; a failed check (or, under `@transaction`, any error) stops
+    /// the operation, the fields after it answer `(aborted)`, and under `@transaction` everything is rolled back and
+    /// the fields before it answer `(rolled back)`.
     func run(document: Document, operationName: String?, variables: JSONObject, auth: AuthContext, isAdmin: Bool) async
         -> Outcome
     {
@@ -257,38 +262,32 @@ struct DataConnectEngine: Sendable {
             .first { operationName == nil || $0.name?.value == operationName }
         let isMutation = operation?.operation == .mutation
         let isTransaction = operation?.directives.contains { $0.name.value == "transaction" } ?? false
-        let state = ExecutionState(
-            values: ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables))
+        let checks = operation.map { OperationChecks(operation: $0, document: document) }
+        let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
         var inputs: [String: Map] = [:]
         for member in variables.members { inputs[member.key] = GraphQLJSON.map(member.value) }
-        let schema = self.schema
+        let run = Execution(
+            engine: self, document: document, operationName: operationName, values: values, inputs: inputs,
+            checks: checks)
         let store = self.store
-        let inputValues = inputs
         do {
             return try await store.lock.withLock {
                 try await store.access { db in
                     try db.execute(sql: isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
                 }
-                let result: GraphQLResult
+                let outcome: Execution.Result
                 do {
-                    result = try await GraphQLExecution.execute(
-                        schema: schema, document: document, context: state, variables: inputValues,
-                        operationName: operationName, limits: limits)
+                    if isMutation, isTransaction || checks?.hasChecks == true, let roots = checks?.rootFields {
+                        outcome = try await run.fieldByField(roots, isTransaction: isTransaction)
+                    } else {
+                        outcome = try await run.whole(isTransaction: isTransaction)
+                    }
                 } catch {
                     try await store.access { db in try db.execute(sql: "ROLLBACK") }
                     throw error
                 }
-                let failedAsWhole = !result.errors.isEmpty && (isTransaction || result.data == nil)
-                try await store.access { db in try db.execute(sql: failedAsWhole ? "ROLLBACK" : "COMMIT") }
-                if result.data == nil, !state.started {
-                    // Nothing ran: the variables did not fit their declarations.
-                    let messages = result.errors.map(\.message).joined(separator: "; ")
-                    return Outcome.failure(.invalid(messages))
-                }
-                var body = JSONObject()
-                body["data"] = failedAsWhole && isTransaction ? .null : result.data.map(GraphQLJSON.json) ?? .null
-                if !result.errors.isEmpty { body["errors"] = .array(result.errors.map(GraphQLJSON.json)) }
-                return Outcome.response(.object(body))
+                try await store.access { db in try db.execute(sql: outcome.rollBack ? "ROLLBACK" : "COMMIT") }
+                return outcome.outcome
             }
         } catch let timeout as GraphQLExecutionTimeout {
             return .failure(.init(code: 504, status: "DEADLINE_EXCEEDED", message: timeout.description))
@@ -296,15 +295,162 @@ struct DataConnectEngine: Sendable {
             return .failure(.init(code: 500, status: "INTERNAL", message: "\(error)"))
         }
     }
+
+    /// One operation's run inside its transaction.
+    private struct Execution {
+        struct Result {
+            var outcome: Outcome
+            var rollBack: Bool
+        }
+
+        let engine: DataConnectEngine
+        let document: Document
+        let operationName: String?
+        let values: ServerValues
+        let inputs: [String: Map]
+        let checks: OperationChecks?
+
+        /// Runs every root field in one execution, then applies the checks and redactions to each.
+        func whole(isTransaction: Bool) async throws -> Result {
+            let state = ExecutionState(values: values)
+            let result = try await execute(state)
+            if result.data == nil, !state.started {
+                // Nothing ran: the variables did not fit their declarations.
+                return Result(
+                    outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))), rollBack: true)
+            }
+            var errors = result.errors.map(GraphQLJSON.json)
+            let failed = !result.errors.isEmpty && (isTransaction || result.data == nil)
+            guard case .object(var data)? = result.data.map(GraphQLJSON.json) else {
+                return respond(data: .null, errors: errors, rollBack: failed)
+            }
+            if isTransaction, failed {
+                for member in data.members { data[member.key] = .null }
+                return respond(data: .object(data), errors: errors, rollBack: true)
+            }
+            guard let checks, checks.hasChecks || checks.hasRedactions, let roots = checks.rootFields else {
+                return respond(data: .object(data), errors: errors, rollBack: failed)
+            }
+            var response = JSONObject()
+            var stopped = false
+            for root in roots {
+                guard let value = data[root.key] else { continue }
+                if stopped {
+                    data[root.key] = .null
+                    errors.append(Self.error(Self.aborted, at: root.key))
+                } else if let message = checks.failure(of: root, value: value, environment: environment(response)) {
+                    data[root.key] = .null
+                    errors.append(Self.error(message, at: root.key))
+                    stopped = true
+                } else {
+                    response[root.key] = value
+                    data[root.key] = checks.redacted(root, value: value)
+                }
+            }
+            return respond(data: .object(data), errors: errors, rollBack: failed)
+        }
+
+        /// Runs the root fields one at a time, each under a savepoint.
+        func fieldByField(_ roots: [OperationChecks.RootField], isTransaction: Bool) async throws -> Result {
+            var data = JSONObject()
+            var errors: [JSONValue] = []
+            var response = JSONObject()
+            for (position, root) in roots.enumerated() {
+                let state = ExecutionState(values: values, activeRoot: root.key)
+                try await engine.store.access { db in try db.execute(sql: "SAVEPOINT root") }
+                let result = try await execute(state)
+                if result.data == nil, !state.started {
+                    return Result(
+                        outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))),
+                        rollBack: true)
+                }
+                let value = result.data.map(GraphQLJSON.json)?.objectValue?[root.key] ?? .null
+                var problems = result.errors.map(GraphQLJSON.json)
+                if problems.isEmpty, let checks,
+                    let message = checks.failure(of: root, value: value, environment: environment(response))
+                {
+                    problems = [Self.error(message, at: root.key)]
+                }
+                guard !problems.isEmpty else {
+                    try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
+                    response[root.key] = value
+                    data[root.key] = checks?.redacted(root, value: value)
+                    continue
+                }
+                let checkFailed = result.errors.isEmpty
+                if !isTransaction && !checkFailed {
+                    // An error in one root field of a mutation without @transaction stands alone.
+                    try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
+                    data[root.key] = .null
+                    errors += problems
+                    continue
+                }
+                // A failed check ends the operation; under @transaction any error does, and undoes it all.
+                try await engine.store.access { db in try db.execute(sql: "ROLLBACK TO root; RELEASE root") }
+                if isTransaction {
+                    for earlier in roots[..<position] {
+                        data[earlier.key] = .null
+                        errors.append(Self.error(Self.rolledBack, at: earlier.key))
+                    }
+                }
+                data[root.key] = .null
+                errors += problems
+                for later in roots[(position + 1)...] {
+                    data[later.key] = .null
+                    errors.append(Self.error(Self.aborted, at: later.key))
+                }
+                return respond(data: .object(data), errors: errors, rollBack: isTransaction)
+            }
+            return respond(data: .object(data), errors: errors, rollBack: false)
+        }
+
+        static let aborted = "(aborted) not run: an earlier root field of the operation failed"
+        static let rolledBack = "(rolled back) undone with the rest of the @transaction"
+
+        private func execute(_ state: ExecutionState) async throws -> GraphQLResult {
+            try await GraphQLExecution.execute(
+                schema: engine.schema, document: document, context: state, variables: inputs,
+                operationName: operationName, limits: engine.limits)
+        }
+
+        /// What `@check` expressions see: the request's values and the results of the root fields before.
+        private func environment(_ response: JSONObject) -> [String: JSONValue] {
+            var environment = values.environment
+            environment["response"] = .object(response)
+            return environment
+        }
+
+        private func respond(data: JSONValue, errors: [JSONValue], rollBack: Bool) -> Result {
+            var body = JSONObject()
+            body["data"] = data
+            if !errors.isEmpty { body["errors"] = .array(errors) }
+            return Result(outcome: .response(.object(body)), rollBack: rollBack)
+        }
+
+        static func error(_ message: String, at key: String) -> JSONValue {
+            .object(["message": .string(message), "path": .array([.string(key)])])
+        }
+    }
 }
 
 /// Per-request state the resolvers share: the caller and request time, and whether any resolver ran.
 final class ExecutionState: Sendable {
     let values: ServerValues
+    /// The one root field that runs when a mutation runs field by field; the others answer null at once.
+    let activeRoot: String?
     private let ran = NIOLockedValueBox(false)
 
-    init(values: ServerValues) {
+    init(values: ServerValues, activeRoot: String? = nil) {
         self.values = values
+        self.activeRoot = activeRoot
+    }
+
+    /// Whether a root resolver should stand aside in this pass.
+    func skips(_ info: GraphQLResolveInfo) -> Bool {
+        guard let activeRoot, info.path.elements.count == 1, case .key(let key)? = info.path.elements.first else {
+            return false
+        }
+        return key != activeRoot
     }
 
     var started: Bool { ran.withLockedValue { $0 } }

@@ -60,4 +60,32 @@ package enum GraphQLJSON {
         }
         return .object(object)
     }
+
+    /// A constant literal of a document as JSON; `nil` when it holds a variable.
+    package static func literal(_ value: any Value) -> JSONValue? {
+        switch value {
+        case let string as StringValue: return .string(string.value)
+        case let integer as IntValue: return .number(JSONNumber(text: integer.value))
+        case let float as FloatValue: return .number(JSONNumber(text: float.value))
+        case let boolean as BooleanValue: return .bool(boolean.value)
+        case is NullValue: return .null
+        case let enumeration as EnumValue: return .string(enumeration.value)
+        case let list as ListValue:
+            var elements: [JSONValue] = []
+            for element in list.values {
+                guard let converted = literal(element) else { return nil }
+                elements.append(converted)
+            }
+            return .array(elements)
+        case let object as ObjectValue:
+            var members = JSONObject()
+            for field in object.fields {
+                guard let converted = literal(field.value) else { return nil }
+                members[field.name.value] = converted
+            }
+            return .object(members)
+        default:
+            return nil
+        }
+    }
 }

@@ -979,6 +979,58 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// `@check` as the service's prelude documents it, in the shape its guides use: a read under `query @redact`
+    /// guards the writes after it.
+    @Test func aFailedCheckStopsTheMutationAndTheFieldsAfterItAreAborted() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let guarded = #"""
+                mutation rename($id: UUID!, $title: String!) {
+                  query @redact {
+                    movie(id: $id) @check(expr: "this != null", message: "no such movie") { title }
+                  }
+                  movie_update(id: $id, data: {title: $title})
+                  log: movie_insert(data: {title: "Renamed", genre: "Log"})
+                }
+                """#
+            let missing = try await client.graphql(
+                guarded, variables: #"{"id":"0b5c1b1e3a524c7e9d0b6f1e8a2c4d99","title":"X"}"#)
+            #expect(missing.status == 200)
+            #expect(missing.json?["data"] == .object(["query": .null, "movie_update": .null, "log": .null]))
+            let errors = missing.json?["errors"]?.arrayValue ?? []
+            #expect(errors.map { $0["path"] } == ["query", "movie_update", "log"].map { .array([.string($0)]) })
+            #expect(errors.first?["message"] == .string("no such movie"))
+            #expect(errors.dropFirst().allSatisfy { $0["message"]?.stringValue?.hasPrefix("(aborted)") == true })
+            #expect(try await Self.titles(client, #"{genre: {eq: "Log"}}"#) == [])
+            // When the check holds the writes run, and the redacted read is left out of the response.
+            let found = try await client.graphql(
+                guarded, variables: #"{"id":"\#(Self.orbitOfGlass)","title":"Orbit of Ice"}"#)
+            #expect(found.json?["errors"] == nil, "\(found.text)")
+            #expect(found.json?["data"]?["query"] == nil, "\(found.text)")
+            #expect(found.json?["data"]?["movie_update"] != nil && found.json?["data"]?["log"] != nil)
+            #expect(try await Self.titles(client, #"{id: {eq: "\#(Self.orbitOfGlass)"}}"#) == ["Orbit of Ice"])
+        }
+    }
+
+    @Test func checksSeeEveryOccurrenceAndAnOptionalOneMayBeAbsent() async throws {
+        try await DataConnectHarness.run { client async throws in
+            // Every Sci-Fi movie must be rated above 6; one is not.
+            let strict = try await client.graphql(
+                #"""
+                query { movies(where: {genre: {eq: "Sci-Fi"}}) { title rating @check(expr: "this > 6.6", message: "low") } }
+                """#)
+            #expect(strict.json?["data"] == .object(["movies": .null]), "\(strict.text)")
+            #expect(strict.json?["errors"]?.arrayValue?.first?["message"] == .string("low"))
+            // Nothing matches: the checked field occurs nowhere, which fails unless optional.
+            let absent = #"query { movies(where: {genre: {eq: "None"}}) { rating @check(expr: "this > 0"OPTIONAL) } }"#
+            let required = try await client.graphql(absent.replacingOccurrences(of: "OPTIONAL", with: ""))
+            #expect(required.json?["errors"]?.arrayValue?.first?["message"] == .string("permission denied"))
+            let optional = try await client.graphql(
+                absent.replacingOccurrences(of: "OPTIONAL", with: ", optional: true"))
+            #expect(optional.json?["errors"] == nil, "\(optional.text)")
+            #expect(optional.json?["data"] == .object(["movies": .array([])]))
+        }
+    }
+
     @Test func transactionRollsBackEveryFieldWhenOneFails() async throws {
         try await DataConnectHarness.run { client async throws in
             let failed = try await client.graphql(
@@ -989,11 +1041,14 @@ struct DataConnectQueryLanguageTests {
                 }
                 """#)
             #expect(failed.status == 200)
-            #expect(failed.json?["data"] == .null)
+            // Each field null with its error: the one before rolled back, the failing one with its reason.
+            #expect(failed.json?["data"] == .object(["first": .null, "second": .null]))
             let errors = failed.json?["errors"]?.arrayValue ?? []
-            #expect(errors.count == 1)
-            #expect(errors.first?["path"] == .array([.string("second")]))
-            #expect(errors.first?["message"]?.stringValue?.contains("a Movie with the same id already exists") == true)
+            #expect(errors.count == 2)
+            #expect(errors.first?["path"] == .array([.string("first")]))
+            #expect(errors.first?["message"]?.stringValue?.hasPrefix("(rolled back)") == true)
+            #expect(errors.last?["path"] == .array([.string("second")]))
+            #expect(errors.last?["message"]?.stringValue?.contains("a Movie with the same id already exists") == true)
             #expect(try await Self.titles(client, #"{genre: {eq: "Tx"}}"#) == [])
             #expect(try await Self.titles(client, #"{id: {eq: "\#(Self.orbitOfGlass)"}}"#) == ["Orbit of Glass"])
             // The same shape commits both fields when both succeed.
