@@ -26,6 +26,9 @@ package enum DataConnectSDL {
             out += "enum \(name) { \(values.joined(separator: " ")) }\n"
         }
         for scalar in scalarTypes { out += filterInputs(scalar) }
+        for scalar in [ScalarType.string, .uuid, .int, .int64, .float, .boolean, .date, .timestamp, .any] {
+            out += updateInputs(scalar)
+        }
         var queryFields: [String] = []
         var mutationFields: [String] = []
         for table in schema.tables {
@@ -103,6 +106,7 @@ package enum DataConnectSDL {
             if !column.isList { order.append("\(column.field): OrderDirection") }
             data.append("\(column.field): \(column.isList ? "[\(column.type)]" : "\(column.type)")")
             if hasExpression(column.type) && !column.isList { data.append("\(column.field)_expr: \(column.type)_Expr") }
+            if let update = updateInput(column) { data.append("\(column.field)_update: [\(update)!]") }
             if column.type == .date && !column.isList { data.append("\(column.field)_date: Date_Relative") }
             if column.type == .timestamp && !column.isList {
                 data.append("\(column.field)_time: Timestamp_Relative")
@@ -146,6 +150,38 @@ package enum DataConnectSDL {
             + block("input", "\(name)_Order", order)
             + block("input", "\(name)_Data", data)
             + block("input", "\(name)_FirstRow", ["where: \(name)_Filter", "orderBy: [\(name)_Order!]"])
+    }
+
+    /// The `_update` input of a column, when its type has one: `Int_Update`, `String_ListUpdate`.
+    static func updateInput(_ column: DataConnectSchema.Column) -> String? {
+        switch (column.type, column.isList) {
+        case (.vector, _), (.enumeration, _): return nil
+        case (_, true): return "\(column.type)_ListUpdate"
+        case (.int, false), (.int64, false), (.float, false), (.date, false), (.timestamp, false):
+            return "\(column.type)_Update"
+        default: return nil
+        }
+    }
+
+    /// `Int_Update { inc dec }` and the like; `T_ListUpdate { append prepend add remove }` for every list type.
+    static func updateInputs(_ type: ScalarType) -> String {
+        let name = "\(type)"
+        var text = ""
+        switch type {
+        case .int, .int64, .float:
+            text += "input \(name)_Update { inc: \(name), dec: \(name) }\n"
+        case .date:
+            text += "input Date_Update { inc: Date_Duration, dec: Date_Duration }\n"
+        case .timestamp:
+            text += "input Timestamp_Update { inc: Timestamp_Duration, dec: Timestamp_Duration }\n"
+        default:
+            break
+        }
+        if type != .vector {
+            text +=
+                "input \(name)_ListUpdate { append: [\(name)!], prepend: [\(name)!], add: [\(name)!], remove: [\(name)!] }\n"
+        }
+        return text
     }
 
     static func filterInputs(_ type: ScalarType) -> String {

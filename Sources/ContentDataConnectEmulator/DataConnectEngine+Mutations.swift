@@ -48,7 +48,9 @@ extension DataConnectEngine {
             return try await self.savepoint {
                 guard let rowid = try await self.locateRow(table, args: args, state: state) else { return nil }
                 let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
-                try await self.update(table, assignments: assignments, rowCondition: "rowid = ?", [rowid.databaseValue])
+                try await self.update(
+                    table, assignments: assignments, updates: FieldUpdate.all(in: args["data"], table: table),
+                    state: state, rowCondition: "rowid = ?", [rowid.databaseValue])
                 return try await self.key(table, rowid: rowid)
             }
         }
@@ -59,7 +61,8 @@ extension DataConnectEngine {
                 let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
                 return
                     (try await self.update(
-                        table, assignments: assignments, rowCondition: condition.text, condition.arguments))
+                        table, assignments: assignments, updates: FieldUpdate.all(in: args["data"], table: table),
+                        state: state, rowCondition: condition.text, condition.arguments))
             }
         }
         fields["\(name)_delete"]?.resolve = { _, args, context, _ in
@@ -195,9 +198,13 @@ extension DataConnectEngine {
     /// `UPDATE … SET … WHERE …`; returns how many rows changed.
     @discardableResult
     func update(
-        _ table: DataConnectSchema.Table, assignments: [Assignment], rowCondition: String,
-        _ arguments: [DatabaseValue]
+        _ table: DataConnectSchema.Table, assignments: [Assignment], updates: [FieldUpdate] = [],
+        state: ExecutionState? = nil, rowCondition: String, _ arguments: [DatabaseValue]
     ) async throws -> Int {
+        if !updates.isEmpty, let state {
+            return try await update(
+                table, assignments: assignments, updates: updates, state: state, rowCondition, arguments)
+        }
         guard !assignments.isEmpty else {
             return try await store.access { db in
                 try Int.fetchOne(
@@ -213,6 +220,36 @@ extension DataConnectEngine {
                 arguments: StatementArguments(values))
             return db.changesCount
         }
+    }
+
+    /// An update with `_update` operations: each matched row is read, changed and written back by rowid.
+    private func update(
+        _ table: DataConnectSchema.Table, assignments: [Assignment], updates: [FieldUpdate], state: ExecutionState,
+        _ rowCondition: String, _ arguments: [DatabaseValue]
+    ) async throws -> Int {
+        let columns = updates.map { DataConnectStore.quote($0.column.sqlName) }.joined(separator: ", ")
+        // Each row as its rowid and the current values of the updated columns.
+        let rows: [(rowid: Int64, current: [DatabaseValue])] = try await store.access { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT rowid, \(columns) FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(rowCondition)",
+                arguments: StatementArguments(arguments)
+            ).map { row in
+                (row[0] ?? 0, (1...updates.count).map { row[$0] ?? .null })
+            }
+        }
+        for row in rows {
+            var changes = assignments
+            for (update, current) in zip(updates, row.current) {
+                do {
+                    changes.append((update.column, try update.apply(to: current, values: state.values)))
+                } catch let failure as FieldUpdate.Failure {
+                    throw FieldFailure(description: failure.description)
+                }
+            }
+            try await update(table, assignments: changes, rowCondition: "rowid = ?", [row.rowid.databaseValue])
+        }
+        return rows.count
     }
 
     /// The rowid of the row `id`, `key` or `first` picks, or `nil`.
@@ -259,6 +296,15 @@ extension DataConnectEngine {
         let values0 = state.values
         for (key, value) in data.dictionary ?? [:] {
             if key == "_empty" || value == .undefined { continue }
+            if key.hasSuffix("_update"), table.column(String(key.dropLast(7))) != nil, table.column(key) == nil {
+                // Read by `FieldUpdate`, against each row's current value.
+                guard !isInsert || value.isAbsent else {
+                    throw FieldFailure(
+                        description: "\(key) changes a value a row already has; an insert gives "
+                            + "\(key.dropLast(7)) its value instead")
+                }
+                continue
+            }
             if let column = table.column(key) {
                 values[key] = try StoredValue.storage(value, as: column.type, isList: column.isList)
             } else if key.hasSuffix("_expr"), let column = table.column(String(key.dropLast(5))) {

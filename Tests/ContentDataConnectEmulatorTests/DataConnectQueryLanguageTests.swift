@@ -1031,6 +1031,52 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// `<field>_update` operations, applied to each row's current value in order.
+    @Test func updateOperatorsChangeNumbersDatesTimestampsAndLists() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let key = #"{id: "\#(Self.orbitOfGlass)"}"#
+            _ = try await client.data(
+                #"mutation { movie_update(key: \#(key), data: {tags: ["a", "b"], addedAt: "2024-01-31T10:00:00Z"}) }"#)
+            _ = try await client.data(
+                #"""
+                mutation {
+                  movie_update(key: \#(key), data: {
+                    releaseYear_update: [{inc: 3}, {dec: 1}]
+                    rating_update: {dec: 0.4}
+                    addedAt_update: {inc: {months: 1, hours: 2}}
+                    tags_update: [{prepend: ["z"]}, {add: ["a", "c"]}, {append: ["a"]}, {remove: ["b"]}]
+                  })
+                }
+                """#)
+            let movie = try await client.data(
+                #"query { movie(key: \#(key)) { releaseYear rating addedAt tags } }"#)["movie"]
+            #expect(movie?["releaseYear"] == .number(JSONNumber(2021)), "\(String(describing: movie))")
+            #expect(movie?["rating"] == .number(JSONNumber(text: "8.0")), "\(String(describing: movie))")
+            // January 31 plus a month is the last day of February, as PostgreSQL counts.
+            #expect(movie?["addedAt"] == .string("2024-02-29T12:00:00Z"), "\(String(describing: movie))")
+            #expect(movie?["tags"] == .array(["z", "a", "c", "a"].map { .string($0) }), "\(String(describing: movie))")
+            // updateMany applies them to every row it matches.
+            let many = try await client.data(
+                #"mutation { movie_updateMany(where: {genre: {eq: "Sci-Fi"}}, data: {releaseYear_update: {inc: 100}}) }"#
+            )
+            #expect(many["movie_updateMany"] == .number(JSONNumber(3)))
+            let years = try await client.data(#"query { movies(where: {genre: {eq: "Sci-Fi"}}) { releaseYear } }"#)
+            let numbers = years["movies"]?.arrayValue?.compactMap { value -> Double? in
+                guard case .number(let number)? = value["releaseYear"] else { return nil }
+                return number.doubleValue
+            }
+            #expect(numbers?.count == 3 && numbers?.allSatisfy { $0 > 2100 } == true, "\(years)")
+            // Past Int's range is an error, and nothing changes.
+            let overflow = try await client.graphql(
+                #"mutation { movie_update(key: \#(key), data: {releaseYear_update: {inc: 2147483647}}) }"#)
+            #expect(overflow.text.contains("out of range for Int"), "\(overflow.text)")
+            // An insert has no current value to change.
+            let insert = try await client.graphql(
+                #"mutation { movie_insert(data: {title: "T", releaseYear_update: {inc: 1}}) }"#)
+            #expect(insert.text.contains("an insert gives releaseYear its value instead"), "\(insert.text)")
+        }
+    }
+
     @Test func transactionRollsBackEveryFieldWhenOneFails() async throws {
         try await DataConnectHarness.run { client async throws in
             let failed = try await client.graphql(

@@ -725,11 +725,16 @@ struct DataConnectSchemaTests {
     @Test func sdlDataInputsOfferExpressionsAndRelativeDatesAndTimes() throws {
         let sdl = DataConnectSDL.make(try exampleSchema())
         let actor = try #require(block("input Actor_Data", in: sdl))
-        #expect(actor.contains("  born: Date\n  born_expr: Date_Expr\n  born_date: Date_Relative\n"))
+        for line in ["born: Date", "born_expr: Date_Expr", "born_date: Date_Relative", "born_update: [Date_Update!]"] {
+            #expect(actor.contains("  \(line)\n"), "\(line)")
+        }
         let movie = try #require(block("input Movie_Data", in: sdl))
-        #expect(
-            movie.contains(
-                "  addedAt: Timestamp\n  addedAt_expr: Timestamp_Expr\n  addedAt_time: Timestamp_Relative\n"))
+        for line in [
+            "addedAt: Timestamp", "addedAt_expr: Timestamp_Expr", "addedAt_time: Timestamp_Relative",
+            "addedAt_update: [Timestamp_Update!]", "tags_update: [String_ListUpdate!]",
+        ] {
+            #expect(movie.contains("  \(line)\n"), "\(line)")
+        }
         #expect(movie.contains("  tags: [String]\n"))
         #expect(!movie.contains("tags_expr"))
         #expect(movie.contains("  releaseYear: Int\n  releaseYear_expr: Int_Expr\n"))
