@@ -85,9 +85,28 @@ package enum DataConnectSDL {
         return arguments.joined(separator: ", ")
     }
 
-    /// `where`, `orderBy`, `offset`, `limit` (100 unless given, as the service defaults) and `distinct`.
+    /// `where`, `orderBy`, `offset`, `limit` (100 unless given, as the service defaults), `distinct` and `having`.
     static func listArguments(_ typeName: String) -> String {
-        "where: \(typeName)_Filter, orderBy: [\(typeName)_Order!], offset: Int, limit: Int = 100, distinct: Boolean"
+        "where: \(typeName)_Filter, orderBy: [\(typeName)_Order!], offset: Int, limit: Int = 100, "
+            + "distinct: Boolean = false, having: \(typeName)_Having"
+    }
+
+    /// The aggregates a column offers, with the type of each: `rating_avg: Float`.
+    static func aggregates(_ column: DataConnectSchema.Column) -> [(name: String, type: String)] {
+        guard !column.isList else { return [] }
+        let type = "\(column.type)"
+        switch column.type {
+        case .int, .int64, .float:
+            return [
+                ("\(column.field)_sum(distinct: Boolean = false)", type),
+                ("\(column.field)_avg(distinct: Boolean = false)", "Float"), ("\(column.field)_min", type),
+                ("\(column.field)_max", type),
+            ]
+        case .date, .timestamp, .any:
+            return [("\(column.field)_min", type), ("\(column.field)_max", type)]
+        default:
+            return []
+        }
     }
 
     static func outputType(_ column: DataConnectSchema.Column) -> String {
@@ -99,7 +118,24 @@ package enum DataConnectSDL {
         let name = table.typeName
         var object: [String] = table.columns.map { "\($0.field): \(outputType($0))" } + ["_metadata: _Metadata"]
         var filter = ["_and: [\(name)_Filter!]", "_or: [\(name)_Filter!]", "_not: \(name)_Filter"]
-        var order: [String] = []
+        // Aggregates, computed by the list that holds the rows, and the `having` and `orderBy` that name them.
+        object.append("_count: Int!")
+        var having = [
+            "_and: [\(name)_Having!]", "_or: [\(name)_Having!]", "_not: \(name)_Having", "_distinct: Boolean",
+            "_count: Int_Filter",
+        ]
+        var order: [String] = ["_count: OrderDirection"]
+        for column in table.columns where !column.isList {
+            object.append("\(column.field)_count(distinct: Boolean = false): Int!")
+            having.append("\(column.field)_count: Int_Filter")
+            order.append("\(column.field)_count: OrderDirection")
+            for aggregate in aggregates(column) {
+                let field = String(aggregate.name.prefix { $0 != "(" })
+                object.append("\(aggregate.name): \(aggregate.type)")
+                having.append("\(field): \(aggregate.type)_Filter")
+                order.append("\(field): OrderDirection")
+            }
+        }
         var data: [String] = []
         for column in table.columns {
             filter.append("\(column.field): \(column.type)_\(column.isList ? "ListFilter" : "Filter")")
@@ -143,6 +179,7 @@ package enum DataConnectSDL {
             "\(kind) \(typeName) {\n" + fields.map { "  \($0)\n" }.joined() + "}\n"
         }
         return block("type", name, object)
+            + block("input", "\(name)_Having", having)
             + block("input", "\(name)_Key", key)
             + "scalar \(name)_KeyOutput\n"
             + block("input", "\(name)_Filter", filter)

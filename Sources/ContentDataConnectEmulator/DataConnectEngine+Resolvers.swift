@@ -44,6 +44,12 @@ extension DataConnectEngine {
                 fields[table.plural]?.resolve = { _, args, context, info in
                     let state = try ExecutionState.from(context)
                     var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                    if let grouped = try Aggregates.selection(of: info, table: table) {
+                        let sql = try query.aggregate(
+                            table, alias: query.alias(), arguments: args, extra: nil, aggregates: grouped.aggregates,
+                            groups: grouped.groups)
+                        return try await self.fetchGroups(sql, grouped.aggregates, grouped.groups)
+                    }
                     let sql = try query.select(
                         table, alias: query.alias(), arguments: args, distinct: Self.distinctColumns(args, info, table))
                     return try await self.fetch(sql, table: table).map { self.render($0, table: table) }
@@ -57,6 +63,19 @@ extension DataConnectEngine {
             let fields = try type.fields()
             // Distance and relevance belong to vector and full-text search, which are not emulated: both null.
             fields["_metadata"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
+            // Aggregates are computed by the list that holds the row, under their response keys.
+            for (name, field) in fields where Aggregates.parse(name, table: table) != nil {
+                field.resolve = { source, _, _, info in
+                    guard case .key(let key)? = info.path.elements.last,
+                        let row = source as? [String: any Sendable], row[Self.rowKey] == nil
+                    else {
+                        throw FieldFailure(
+                            description: "\(name) is computed over a list of \(table.typeName) (such as "
+                                + "\(table.plural) or a relation ending in _on_…), not on one row")
+                    }
+                    return row[key] ?? nil
+                }
+            }
             for reference in table.references {
                 fields[reference.field]?.resolve = { source, _, context, _ in
                     _ = try ExecutionState.from(context)
@@ -100,6 +119,35 @@ extension DataConnectEngine {
             "schemas": [["id": "main", "source": source] as [String: any Sendable]],
             "docs": [[String: any Sendable]](),
         ]
+    }
+
+    /// Reads the groups of an aggregate query: each group's columns and its aggregates by response key.
+    func fetchGroups(
+        _ sql: SQLFragment, _ aggregates: [Aggregates.Selected], _ groups: [DataConnectSchema.Column]
+    ) async throws -> [[String: any Sendable]] {
+        try await store.access { db in
+            try Row.fetchAll(db, sql: sql.text, arguments: StatementArguments(sql.arguments)).map { row in
+                var item: [String: any Sendable] = [:]
+                for column in groups {
+                    let value: DatabaseValue = row[column.sqlName] ?? .null
+                    if let wire = StoredValue.wire(value, as: column.type) { item[column.field] = wire }
+                }
+                for (index, aggregate) in aggregates.enumerated() {
+                    let value: DatabaseValue = row["__aggregate\(index)"] ?? .null
+                    switch aggregate.function {
+                    case "count":
+                        item[aggregate.key] = Int.fromDatabaseValue(value) ?? 0
+                    case "avg":
+                        if let average = Double.fromDatabaseValue(value) { item[aggregate.key] = average }
+                    default:
+                        if let column = aggregate.column, let wire = StoredValue.wire(value, as: column.type) {
+                            item[aggregate.key] = wire
+                        }
+                    }
+                }
+                return item
+            }
+        }
     }
 
     /// Reads rows and maps their columns to field names.
@@ -216,6 +264,12 @@ extension DataConnectEngine {
                 var sql = try query.select(target, alias: query.alias(), arguments: [:], extra: correlation)
                 sql.text += " LIMIT 1"
                 return try await fetch(sql, table: target).first.map { render($0, table: target) }
+            }
+            if let grouped = try Aggregates.selection(of: info, table: target) {
+                let sql = try query.aggregate(
+                    target, alias: query.alias(), arguments: args, extra: correlation, aggregates: grouped.aggregates,
+                    groups: grouped.groups)
+                return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
             }
             let sql = try query.select(
                 target, alias: query.alias(), arguments: args, extra: correlation,

@@ -39,6 +39,9 @@ struct RowQuery {
         self.values = values
     }
 
+    /// Whether the statement being built groups rows, so that `orderBy` may name aggregates.
+    var isGrouping = false
+
     mutating func alias() -> String {
         aliasCount += 1
         return "t\(aliasCount)"
@@ -348,6 +351,17 @@ struct RowQuery {
     private mutating func orderTerms(
         key: String, value: Map, table: DataConnectSchema.Table, alias: String, path: [String]
     ) throws -> [SQLFragment] {
+        if table.column(key) == nil, path.isEmpty, let (column, function) = Aggregates.parse(key, table: table) {
+            guard isGrouping else {
+                throw Failure(
+                    description: "orderBy \(key) orders groups: select an aggregate such as _count in the list")
+            }
+            guard case .string(let direction) = value else { return [] }
+            let sql = Aggregates.expression(function, column: column, distinct: false, alias: alias)
+            return direction == "DESC"
+                ? [SQLFragment(text: "\(sql) IS NULL DESC"), SQLFragment(text: "\(sql) DESC")]
+                : [SQLFragment(text: "\(sql) IS NULL"), SQLFragment(text: "\(sql) ASC")]
+        }
         if let column = table.column(key) {
             guard case .string(let direction) = value else { return [] }
             let expression = Self.column(alias, column)

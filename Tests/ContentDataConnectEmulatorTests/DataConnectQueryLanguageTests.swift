@@ -1077,6 +1077,76 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// Aggregates per group, held to the same figures computed here from the plain rows.
+    @Test func aggregatesGroupByTheSelectedColumnsAndAgreeWithTheRows() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let rows =
+                try await client.data("query { movies { genre rating releaseYear } }")["movies"]?.arrayValue ?? []
+            // Rows per genre, and the ratings that are not null (aggregates skip nulls, as SQL's do).
+            var byGenre: [String: (rows: Int, ratings: [Double])] = [:]
+            for row in rows {
+                guard let genre = row["genre"]?.stringValue else { continue }
+                byGenre[genre, default: (0, [])].rows += 1
+                if case .number(let rating)? = row["rating"], let value = rating.doubleValue {
+                    byGenre[genre, default: (0, [])].ratings.append(value)
+                }
+            }
+            let total = try await client.data("query { movies { _count genre_count(distinct: true) } }")
+            #expect(
+                total["movies"]
+                    == .array([
+                        .object([
+                            "_count": .number(JSONNumber(rows.count)),
+                            "genre_count": .number(JSONNumber(byGenre.count)),
+                        ])
+                    ]))
+            let groups =
+                try await client.data(
+                    #"""
+                    query {
+                      movies(having: {_count: {gt: 1}}, orderBy: [{_count: DESC}, {genre: ASC}]) {
+                        genre
+                        n: _count
+                        best: rating_max
+                        mean: rating_avg
+                      }
+                    }
+                    """#)["movies"]?.arrayValue ?? []
+            let expected = byGenre.filter { $0.value.rows > 1 }.sorted {
+                $0.value.rows != $1.value.rows ? $0.value.rows > $1.value.rows : $0.key < $1.key
+            }
+            #expect(groups.map { $0["genre"]?.stringValue ?? "" } == expected.map(\.key), "\(groups)")
+            for (group, (_, figures)) in zip(groups, expected) {
+                let ratings = figures.ratings
+                #expect(group["n"] == .number(JSONNumber(figures.rows)))
+                guard case .number(let best)? = group["best"], case .number(let mean)? = group["mean"] else {
+                    Issue.record("no figures in \(group)")
+                    continue
+                }
+                #expect(best.doubleValue == ratings.max())
+                #expect(abs((mean.doubleValue ?? 0) - ratings.reduce(0, +) / Double(ratings.count)) < 1e-9)
+            }
+            // A relation list aggregates the rows related to each parent.
+            let reviewed = try await client.data(
+                #"query { movie(id: "\#(Self.orbitOfGlass)") { reviews_on_movie { _count } } }"#)
+            let plain = try await client.data(
+                #"query { movie(id: "\#(Self.orbitOfGlass)") { reviews_on_movie { rating } } }"#)
+            let count = plain["movie"]?["reviews_on_movie"]?.arrayValue?.count ?? -1
+            #expect(reviewed["movie"]?["reviews_on_movie"] == .array([.object(["_count": .number(JSONNumber(count))])]))
+        }
+    }
+
+    @Test func aggregatesOutsideAListOrBesideARelationAreRefusedWithTheReason() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let single = try await client.graphql(#"query { movie(id: "\#(Self.orbitOfGlass)") { _count } }"#)
+            #expect(single.text.contains("_count is computed over a list of Movie"), "\(single.text)")
+            let beside = try await client.graphql("query { movies { _count reviews_on_movie { rating } } }")
+            #expect(beside.text.contains("reviews_on_movie cannot be selected beside aggregates"), "\(beside.text)")
+            let ordered = try await client.graphql("query { movies(orderBy: {_count: DESC}) { title } }")
+            #expect(ordered.text.contains("orderBy _count orders groups"), "\(ordered.text)")
+        }
+    }
+
     @Test func transactionRollsBackEveryFieldWhenOneFails() async throws {
         try await DataConnectHarness.run { client async throws in
             let failed = try await client.graphql(

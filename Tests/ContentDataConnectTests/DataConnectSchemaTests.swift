@@ -645,8 +645,8 @@ struct DataConnectSchemaTests {
         #expect(query.contains("  movie(id: UUID, key: Movie_Key, first: Movie_FirstRow): Movie\n"))
         #expect(
             query.contains(
-                "  movies(where: Movie_Filter, orderBy: [Movie_Order!], offset: Int, limit: Int = 100, distinct: Boolean)"
-                    + ": [Movie!]!\n"))
+                "  movies(where: Movie_Filter, orderBy: [Movie_Order!], offset: Int, limit: Int = 100, "
+                    + "distinct: Boolean = false, having: Movie_Having): [Movie!]!\n"))
         #expect(query.contains("  user(id: String, id_expr: String_Expr, key: User_Key, first: User_FirstRow): User\n"))
         // A composite key is picked by `key:` only.
         #expect(query.contains("  review(key: Review_Key, first: Review_FirstRow): Review\n"))
@@ -692,12 +692,21 @@ struct DataConnectSchemaTests {
         #expect(
             movie.contains(
                 "  reviews_on_movie(where: Review_Filter, orderBy: [Review_Order!], offset: Int, limit: Int = 100, "
-                    + "distinct: Boolean): [Review!]!\n"))
+                    + "distinct: Boolean = false, having: Review_Having): [Review!]!\n"))
         // Many-to-many fields filter and order the join table's rows, as the service generates them.
         #expect(
             movie.contains(
                 "  actors_via_MovieActor(where: MovieActor_Filter, orderBy: [MovieActor_Order!], offset: Int, "
-                    + "limit: Int = 100, distinct: Boolean): [Actor!]!\n"))
+                    + "limit: Int = 100, distinct: Boolean = false, having: MovieActor_Having): [Actor!]!\n"))
+        // Aggregates, as the service types them.
+        for line in [
+            "_count: Int!", "title_count(distinct: Boolean = false): Int!",
+            "rating_avg(distinct: Boolean = false): Float",
+            "releaseYear_sum(distinct: Boolean = false): Int", "releaseYear_max: Int", "addedAt_min: Timestamp",
+        ] {
+            #expect(movie.contains("  \(line)\n"), "\(line)")
+        }
+        #expect(!movie.contains("tags_count"))
         let metadata = try #require(block("type MovieMetadata", in: sdl))
         #expect(metadata.contains("  movieId: UUID!\n"))
         #expect(metadata.contains("  movie: Movie!\n"))
