@@ -53,9 +53,16 @@ package enum DataConnectSDL {
                 "\(name)_deleteMany(where: \(table.typeName)_Filter, all: Boolean = false): Int\(required)",
             ]
         }
-        queryFields.append("_service: _Service!")
+        queryFields += [
+            "_service: _Service!", "_select(sql: SQL_Query!, params: SQL_Params): [Any]",
+            "_selectFirst(sql: SQL_Query!, params: SQL_Params): Any",
+        ]
         // Reads inside a mutation see its writes so far.
-        mutationFields.append("query: Query")
+        mutationFields += [
+            "query: Query", "_execute(sql: SQL_Mutation!, params: SQL_Params): Int",
+            "_executeReturning(sql: SQL_Mutation!, params: SQL_Params): [Any]",
+            "_executeReturningFirst(sql: SQL_Mutation!, params: SQL_Params): Any",
+        ]
         out += "type Query {\n" + queryFields.map { "  \($0)\n" }.joined() + "}\n"
         out += "type Mutation {\n" + mutationFields.map { "  \($0)\n" }.joined() + "}\n"
         return out

@@ -56,6 +56,12 @@ extension DataConnectEngine {
                 }
             }
             fields["_service"]?.resolve = { _, _, _, _ in self.serviceDescription }
+            for (name, first) in [("_select", false), ("_selectFirst", true)] {
+                fields[name]?.resolve = { _, args, context, info in
+                    let state = try ExecutionState.from(context)
+                    return try await self.native(.query, args: args, state: state, info: info, first: first)
+                }
+            }
             query.fields = { fields }
         }
         for table in tables {
@@ -98,6 +104,26 @@ extension DataConnectEngine {
             }
             // `query { … }` inside a mutation: the root query fields, reading this mutation's writes so far.
             fields["query"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
+            fields["_execute"]?.resolve = { _, args, context, info in
+                let state = try ExecutionState.from(context)
+                return try await self.savepoint {
+                    let statement = try self.nativeStatement(.mutation, info: info)
+                    do {
+                        let parameters = try NativeSQL.parameters(args["params"], values: state.values)
+                        return try await statement.run(parameters, store: self.store).changes
+                    } catch let failure as NativeSQL.Failure {
+                        throw FieldFailure(description: failure.description)
+                    }
+                }
+            }
+            for (name, first) in [("_executeReturning", false), ("_executeReturningFirst", true)] {
+                fields[name]?.resolve = { _, args, context, info in
+                    let state = try ExecutionState.from(context)
+                    return try await self.savepoint {
+                        try await self.native(.mutation, args: args, state: state, info: info, first: first)
+                    }
+                }
+            }
             // Run field by field, a mutation's other root fields stand aside (see `run`).
             for field in fields.values {
                 guard let resolve = field.resolve else { continue }
@@ -119,6 +145,30 @@ extension DataConnectEngine {
             "schemas": [["id": "main", "source": source] as [String: any Sendable]],
             "docs": [[String: any Sendable]](),
         ]
+    }
+
+    /// A native SQL field's statement, its refusal turned into the field's error.
+    func nativeStatement(_ kind: NativeSQL.Kind, info: GraphQLResolveInfo) throws -> NativeSQL {
+        do {
+            return try NativeSQL(field: info, kind: kind)
+        } catch let failure as NativeSQL.Failure {
+            throw FieldFailure(description: failure.description)
+        }
+    }
+
+    /// Runs a native SQL field that answers rows: all of them, or the first (`null` when none).
+    func native(_ kind: NativeSQL.Kind, args: Map, state: ExecutionState, info: GraphQLResolveInfo, first: Bool)
+        async throws -> (any Sendable)?
+    {
+        let statement = try nativeStatement(kind, info: info)
+        do {
+            let rows = try await statement.run(
+                try NativeSQL.parameters(args["params"], values: state.values), store: store
+            ).rows
+            return first ? rows.first : rows
+        } catch let failure as NativeSQL.Failure {
+            throw FieldFailure(description: failure.description)
+        }
     }
 
     /// Reads the groups of an aggregate query: each group's columns and its aggregates by response key.

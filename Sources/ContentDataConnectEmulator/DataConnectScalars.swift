@@ -63,9 +63,10 @@ enum DataConnectScalars {
             guard case .bool(true) = value else { throw Invalid(description: "expected true, got \(shown(value))") }
             return .bool(true)
         }
-        for name in ["Any", "Vector"] { set(name) { $0 } }
+        for name in ["Any", "Vector", "SQL_Params"] { set(name) { $0 } }
         for name in [
             "String_Expr", "UUID_Expr", "Date_Expr", "Timestamp_Expr", "Boolean_Expr", "Int64_Expr", "Any_Expr",
+            "Int_Expr", "Float_Expr", "Any_SQL", "SQL_Query", "SQL_Mutation",
         ] {
             set(name) { value in
                 guard case .string = value else {

@@ -91,7 +91,8 @@ enum StoredValue {
         }
     }
 
-    private static func databaseValue(_ json: JSONValue) -> DatabaseValue {
+    /// A JSON value as SQLite stores it: booleans as 0 or 1, arrays and objects as JSON text.
+    static func databaseValue(_ json: JSONValue) -> DatabaseValue {
         switch json {
         case .null: return .null
         case .bool(let flag): return (flag ? 1 : 0).databaseValue

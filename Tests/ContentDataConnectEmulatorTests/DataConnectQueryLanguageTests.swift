@@ -1147,6 +1147,55 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// Native SQL as the service's prelude describes it, run by SQLite.
+    @Test func nativeSQLSelectsAndChangesWithPositionalParameters() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let selected = try await client.data(
+                #"""
+                query {
+                  all: _select(sql: "SELECT title FROM movie WHERE genre = $1 ORDER BY title", params: ["Sci-Fi"])
+                  one: _selectFirst(sql: "SELECT count(*) AS n FROM movie WHERE release_year > $1", params: [2020])
+                  none: _selectFirst(sql: "SELECT title FROM movie WHERE title = 'it''s not there'")
+                }
+                """#)
+            #expect(
+                selected["all"]
+                    == .array(["Orbit of Glass", "Second Sun", "Signal Drift"].map { .object(["title": .string($0)]) }))
+            #expect(selected["one"]?["n"] != nil)
+            #expect(selected["none"] == .null)
+            let changed = try await client.data(
+                #"""
+                mutation {
+                  changed: _execute(sql: "UPDATE movie SET genre = $1 WHERE genre = $2", params: ["Space", "Sci-Fi"])
+                  back: _executeReturning(sql: "UPDATE movie SET genre = 'Sci-Fi' WHERE genre = $1 RETURNING title",
+                    params: ["Space"])
+                }
+                """#)
+            #expect(changed["changed"] == .number(JSONNumber(3)))
+            #expect(changed["back"]?.arrayValue?.count == 3)
+            // A parameter may be a server value.
+            let mine = try await client.data(
+                #"query { _selectFirst(sql: "SELECT $1 AS at", params: [{_expr: "request.time"}]) }"#)
+            #expect(mine["_selectFirst"]?["at"]?.stringValue?.hasPrefix("20") == true, "\(mine)")
+        }
+    }
+
+    @Test func nativeSQLRefusesVariablesOtherStatementKindsAndWhatSQLiteCannotRun() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let variable = try await client.graphql(
+                #"query($q: SQL_Query!) { _select(sql: $q) }"#, variables: #"{"q":"SELECT 1"}"#)
+            #expect(variable.text.contains("string literal written in the operation"), "\(variable.text)")
+            let write = try await client.graphql(#"query { _select(sql: "DELETE FROM movie") }"#)
+            #expect(write.text.contains("not DELETE"), "\(write.text)")
+            let twice = try await client.graphql(#"query { _select(sql: "SELECT 1; DROP TABLE movie") }"#)
+            #expect(twice.text.contains("one statement at a time"), "\(twice.text)")
+            let postgres = try await client.graphql(#"query { _select(sql: "SELECT now()::date AS today") }"#)
+            #expect(postgres.text.contains("SQLite cannot run SELECT now()::date"), "\(postgres.text)")
+            let count = try await client.data(#"query { movies { _count } }"#)
+            #expect(count["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(9)))
+        }
+    }
+
     @Test func transactionRollsBackEveryFieldWhenOneFails() async throws {
         try await DataConnectHarness.run { client async throws in
             let failed = try await client.graphql(

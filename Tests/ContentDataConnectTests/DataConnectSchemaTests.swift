@@ -782,8 +782,11 @@ struct DataConnectSchemaTests {
 
     @Test func sdlWithoutTablesStillHasQueryAndMutationRoots() {
         let sdl = DataConnectSDL.make(DataConnectSchema(tables: [], enums: [:]))
-        #expect(sdl.contains("type Query {\n  _service: _Service!\n}\n"))
-        #expect(sdl.contains("type Mutation {\n  query: Query\n}\n"))
+        #expect(
+            sdl.contains("type Query {\n  _service: _Service!\n  _select(sql: SQL_Query!, params: SQL_Params): [Any]\n")
+        )
+        #expect(
+            sdl.contains("type Mutation {\n  query: Query\n  _execute(sql: SQL_Mutation!, params: SQL_Params): Int\n"))
         #expect(sdl.hasPrefix("scalar UUID\n"))
     }
 

@@ -1,0 +1,147 @@
+internal import ContentDataConnect
+internal import ContentGraphQL
+internal import ContentJSON
+internal import Foundation
+internal import GRDB
+internal import GraphQL
+
+/// `_select`, `_selectFirst`, `_execute`, `_executeReturning` and `_executeReturningFirst`: SQL written in the
+/// operation, run as written.
+///
+/// As the service's prelude requires: the statement is a string literal of the operation (never a variable),
+/// `_select` takes a query (`SELECT`, `WITH`, `VALUES`, `TABLE`) and `_execute…` a data change (`INSERT`, `UPDATE`,
+/// `DELETE`), one statement each, with `$1`, `$2`, … bound to `params` in order (a param may be
+/// `{_expr: "auth.uid"}`). The service runs PostgreSQL; here SQLite runs the text, so a statement only PostgreSQL
+/// understands is answered with an error that names it. Rows come back as SQLite stores them.
+struct NativeSQL {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    enum Kind {
+        case query, mutation
+    }
+
+    /// The statement, checked and with `$n` turned into SQLite's `?n`.
+    let statement: String
+
+    init(field info: GraphQLResolveInfo, kind: Kind) throws {
+        let argument = info.fieldASTs.first?.arguments.first { $0.name.value == "sql" }?.value
+        guard let literal = argument as? StringValue else {
+            throw Failure(
+                description: "\(info.fieldName) takes its sql as a string literal written in the operation, "
+                    + "never a variable, as the service requires")
+        }
+        let scanned = try Self.scan(literal.value)
+        let keyword = scanned.firstWord.uppercased()
+        let allowed = kind == .query ? ["SELECT", "WITH", "VALUES", "TABLE"] : ["INSERT", "UPDATE", "DELETE", "WITH"]
+        guard allowed.contains(keyword) else {
+            throw Failure(
+                description: "\(info.fieldName) runs "
+                    + (kind == .query
+                        ? "queries (SELECT, WITH, VALUES, TABLE)" : "data changes (INSERT, UPDATE, DELETE)")
+                    + ", not \(keyword.isEmpty ? "an empty statement" : keyword)")
+        }
+        // PostgreSQL's `TABLE name` is `SELECT * FROM name`.
+        statement = keyword == "TABLE" ? "SELECT * FROM " + scanned.text.dropFirst(5) : scanned.text
+    }
+
+    /// The statement with `$n` placeholders as `?n`, its first word, and a refusal of a second statement.
+    static func scan(_ sql: String) throws -> (text: String, firstWord: String) {
+        var output = ""
+        let characters = Array(sql)
+        var index = 0
+        var ended = false
+        while index < characters.count {
+            let character = characters[index]
+            switch character {
+            case "'", "\"":
+                // A quoted literal or identifier; a doubled quote stays inside.
+                var end = index + 1
+                while end < characters.count {
+                    if characters[end] == character {
+                        if end + 1 < characters.count, characters[end + 1] == character {
+                            end += 2
+                            continue
+                        }
+                        break
+                    }
+                    end += 1
+                }
+                output += String(characters[index...min(end, characters.count - 1)])
+                index = end + 1
+                continue
+            case "-" where index + 1 < characters.count && characters[index + 1] == "-":
+                while index < characters.count, characters[index] != "\n" { index += 1 }
+                continue
+            case "$" where index + 1 < characters.count && characters[index + 1].isNumber:
+                output += "?"
+                index += 1
+                continue
+            case ";":
+                ended = true
+                index += 1
+                continue
+            default:
+                if ended, !character.isWhitespace {
+                    throw Failure(description: "one statement at a time: the sql holds more after ';'")
+                }
+            }
+            output.append(character)
+            index += 1
+        }
+        let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (text, String(text.prefix { $0.isLetter }))
+    }
+
+    /// The values bound to `?1`, `?2`, …: literals as they are, `{_expr: "…"}` evaluated.
+    static func parameters(_ params: Map, values: ServerValues) throws -> [DatabaseValue] {
+        let list: [Map]
+        switch params {
+        case .undefined, .null: list = []
+        case .array(let elements): list = elements
+        default: list = [params]
+        }
+        return try list.map { param in
+            let value = GraphQLJSON.json(param)
+            if case .object(let object) = value, object.count == 1, case .string(let expression)? = object["_expr"] {
+                do {
+                    return StoredValue.databaseValue(try ServerExpression(expression).evaluate(values.environment))
+                } catch {
+                    throw Failure(description: "params: cannot evaluate \(expression): \(error)")
+                }
+            }
+            return StoredValue.databaseValue(value)
+        }
+    }
+
+    /// Runs the statement: the rows it returns as objects, and how many rows it changed.
+    func run(_ parameters: [DatabaseValue], store: DataConnectStore) async throws -> (rows: [Map], changes: Int) {
+        let statement = self.statement
+        do {
+            return try await store.access { db in
+                let rows = try Row.fetchAll(db, sql: statement, arguments: StatementArguments(parameters))
+                let mapped = rows.map { row -> Map in
+                    var object = JSONObject()
+                    for (column, value) in row { object[column] = Self.json(value) }
+                    return GraphQLJSON.map(.object(object))
+                }
+                return (mapped, db.changesCount)
+            }
+        } catch let error as DatabaseError {
+            throw Failure(
+                description: "SQLite cannot run \(statement): \(error.message ?? "\(error)"); the embedded engine "
+                    + "runs SQLite, while the service (and a PostgreSQL engine) runs PostgreSQL")
+        }
+    }
+
+    private static func json(_ value: DatabaseValue) -> JSONValue {
+        switch value.storage {
+        case .null: return .null
+        case .int64(let number): return .number(JSONNumber(text: String(number)))
+        case .double(let number): return .number(JSONNumber(text: "\(number)"))
+        case .string(let text): return .string(text)
+        case .blob(let data): return .string(data.base64EncodedString())
+        }
+    }
+}
