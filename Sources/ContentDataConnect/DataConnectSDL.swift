@@ -163,6 +163,10 @@ package enum DataConnectSDL {
         }
         for relation in table.relations {
             let target = relation.resultType
+            // Nested inserts: the rows that point at this one, inserted with it.
+            if case .backReference(_, _, isSingle: false) = relation.kind {
+                data.append("\(relation.name): [\(target)_Data!]")
+            }
             if case .backReference(_, _, isSingle: true) = relation.kind {
                 object.append("\(relation.name): \(target)")
                 filter.append("\(relation.name): \(target)_Filter")

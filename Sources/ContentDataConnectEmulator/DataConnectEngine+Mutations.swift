@@ -188,11 +188,38 @@ extension DataConnectEngine {
         }
         var keyRow: [String: DatabaseValue] = [:]
         for assignment in assignments { keyRow[assignment.column.field] = assignment.value }
+        let key: Map
         if table.keyColumns.allSatisfy({ !(keyRow[$0.field] ?? .null).isNull }) {
-            return StoredValue.keyOutput(keyRow, table: table)
+            key = StoredValue.keyOutput(keyRow, table: table)
+        } else {
+            let rowid = try await store.access { db in db.lastInsertedRowID }
+            key = try await self.key(table, rowid: rowid)
         }
-        let rowid = try await store.access { db in db.lastInsertedRowID }
-        return try await key(table, rowid: rowid)
+        try await insertNested(in: table, data: data, key: key, state: state)
+        return key
+    }
+
+    /// The rows a `T_Data` nests under its back-references (`reviews_on_movie: [Review_Data!]`), inserted with
+    /// their reference set to the row just inserted.
+    private func insertNested(in table: DataConnectSchema.Table, data: Map, key: Map, state: ExecutionState)
+        async throws
+    {
+        for relation in table.relations {
+            guard case .backReference(let sourceName, let field, isSingle: false) = relation.kind,
+                let children = data.member(relation.name).array, !children.isEmpty,
+                let source = workspace.schema.table(sourceName), let reference = source.reference(field)
+            else { continue }
+            for child in children {
+                guard var members = child.dictionary else { continue }
+                // The reference is this row, whatever the nested input says about it.
+                for pair in reference.columns {
+                    members[pair.local] = nil
+                    members[pair.local + "_expr"] = nil
+                }
+                members[field] = key
+                _ = try await insert(source, data: .dictionary(members), state: state, upsert: false)
+            }
+        }
     }
 
     /// `UPDATE … SET … WHERE …`; returns how many rows changed.
@@ -302,6 +329,16 @@ extension DataConnectEngine {
                     throw FieldFailure(
                         description: "\(key) changes a value a row already has; an insert gives "
                             + "\(key.dropLast(7)) its value instead")
+                }
+                continue
+            }
+            if let relation = table.relations.first(where: { $0.name == key }),
+                case .backReference(_, _, isSingle: false) = relation.kind
+            {
+                // Inserted after the row itself, by `insertNested`.
+                guard isInsert || value.isAbsent else {
+                    throw FieldFailure(
+                        description: "\(key) inserts rows with a new \(table.typeName); an update cannot nest them")
                 }
                 continue
             }

@@ -1196,6 +1196,36 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// Nested inserts: rows that point at a new row, inserted with it and pointed at it.
+    @Test func aNestedInsertCreatesTheRowsThatPointAtTheNewOne() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let actors = try await client.data("query { actors(orderBy: {name: ASC}, limit: 2) { id name } }")
+            let ids = actors["actors"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            #expect(ids.count == 2)
+            let created = try await client.data(
+                #"""
+                mutation($a: UUID!, $b: UUID!) {
+                  movie_insert(data: {
+                    title: "Harbour Lights", genre: "Drama"
+                    movieActors_on_movie: [{actor: {id: $a}, role: "lead"}, {actorId: $b, role: "cameo"}]
+                  })
+                }
+                """#, variables: #"{"a":"\#(ids[0])","b":"\#(ids[1])"}"#)
+            let id = created["movie_insert"]?["id"]?.stringValue ?? ""
+            let cast = try await client.data(
+                #"query { movie(id: "\#(id)") { movieActors_on_movie(orderBy: {role: DESC}) { role actor { id } } } }"#)
+            #expect(
+                cast["movie"]?["movieActors_on_movie"]
+                    == .array([
+                        .object(["role": .string("lead"), "actor": .object(["id": .string(ids[0])])]),
+                        .object(["role": .string("cameo"), "actor": .object(["id": .string(ids[1])])]),
+                    ]), "\(cast)")
+            let update = try await client.graphql(
+                #"mutation { movie_update(id: "\#(id)", data: {movieActors_on_movie: [{actorId: "\#(ids[0])"}]}) }"#)
+            #expect(update.text.contains("an update cannot nest them"), "\(update.text)")
+        }
+    }
+
     @Test func transactionRollsBackEveryFieldWhenOneFails() async throws {
         try await DataConnectHarness.run { client async throws in
             let failed = try await client.graphql(
