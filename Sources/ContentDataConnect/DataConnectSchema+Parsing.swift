@@ -307,12 +307,14 @@ extension DataConnectSchema {
                     }
                 }
                 if directive("unique") != nil { tableUniques.append([name]) }
+                let size = (directive("col")?.arguments.first { $0.name.value == "size" }?.value as? IntValue)
+                    .flatMap { Int($0.value) }
                 table.columns.append(
                     Column(
                         field: name,
                         sqlName: GraphQLText.string(directive("col"), "name") ?? DataConnectNaming.snakeCase(name),
                         type: type, isList: isList, isRequired: isRequired, defaultValue: defaultValue,
-                        foreignKeyOf: nil))
+                        foreignKeyOf: nil, size: type == .vector ? size : nil))
             }
             var declaredKey = GraphQLText.strings(tableDirective, "key")
             if declaredKey == nil {

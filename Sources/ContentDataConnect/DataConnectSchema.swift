@@ -145,6 +145,8 @@ extension DataConnectSchema {
         public var defaultValue: ColumnDefault?
         /// The reference field this column was made for, when it is a foreign key.
         public var foreignKeyOf: String?
+        /// `@col(size:)`: how many numbers a `Vector` holds.
+        public var size: Int?
     }
 
     /// A field that points at a row of another table (`movie: Movie!`).

@@ -63,7 +63,15 @@ enum DataConnectScalars {
             guard case .bool(true) = value else { throw Invalid(description: "expected true, got \(shown(value))") }
             return .bool(true)
         }
-        for name in ["Any", "Vector", "SQL_Params"] { set(name) { $0 } }
+        for name in ["Any", "SQL_Params"] { set(name) { $0 } }
+        set("Vector") { value in
+            guard case .array(let elements) = value,
+                elements.allSatisfy({ if case .number = $0 { true } else { false } })
+            else {
+                throw Invalid(description: "expected a Vector (a list of numbers), got \(shown(value))")
+            }
+            return value
+        }
         for name in [
             "String_Expr", "UUID_Expr", "Date_Expr", "Timestamp_Expr", "Boolean_Expr", "Int64_Expr", "Any_Expr",
             "Int_Expr", "Float_Expr", "Any_SQL", "SQL_Query", "SQL_Mutation",
@@ -91,6 +99,7 @@ enum DataConnectScalars {
         case let string as StringValue: return .string(string.value)
         case let integer as IntValue:
             if let number = Int(integer.value) { return .int(number) }
+            if let big = GraphQLJSON.bigInteger(integer.value) { return .number(big) }
             return .string(integer.value)
         case let float as FloatValue: return .double(Double(float.value) ?? 0)
         case let boolean as BooleanValue: return .bool(boolean.value)

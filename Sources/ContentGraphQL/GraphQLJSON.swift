@@ -1,4 +1,5 @@
 package import ContentJSON
+internal import Foundation
 package import GraphQL
 internal import OrderedCollections
 
@@ -11,6 +12,7 @@ package enum GraphQLJSON {
         case .bool(let flag): return .bool(flag)
         case .number(let number):
             if let integer = Int(number.text) { return .int(integer) }
+            if let big = bigInteger(number.text) { return .number(big) }
             return .double(number.doubleValue ?? 0)
         case .string(let string): return .string(string)
         case .array(let elements): return .array(elements.map(map))
@@ -25,9 +27,11 @@ package enum GraphQLJSON {
         switch map {
         case .undefined, .null: return .null
         case .bool(let flag): return .bool(flag)
-        case .number(let number):
+        case .number(var number):
             switch number.storageType {
             case .int: return .number(JSONNumber(number.intValue))
+            case .unknown where number.number is NSDecimalNumber:
+                return .number(JSONNumber(text: number.number.stringValue))
             default:
                 let value = number.doubleValue
                 return value.isFinite ? .number(JSONNumber(text: "\(value)")) : .null
@@ -37,6 +41,19 @@ package enum GraphQLJSON {
         case .dictionary(let dictionary):
             return .object(JSONObject(dictionary.map { JSONMember($0.key, json($0.value)) }))
         }
+    }
+
+    /// An integer too long for `Int`, kept digit for digit (as a decimal number) instead of rounded to a `Double`:
+    /// JSON, and the service's `Any`, keep every digit of `12345678901234567890`.
+    ///
+    /// - Parameter text: A number's text.
+    /// - Returns: The number, or `nil` when the text is not a whole number.
+    package static func bigInteger(_ text: String) -> Number? {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.count <= 1000, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return nil
+        }
+        return Number(NSDecimalNumber(string: text))
     }
 
     package static func json(_ error: GraphQLError) -> JSONValue {

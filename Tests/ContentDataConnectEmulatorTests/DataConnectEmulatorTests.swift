@@ -513,6 +513,56 @@ struct DataConnectEmulatorTests {
         }
     }
 
+    @Test func aVectorHoldsNumbersAndAsManyAsItsColumnSays() async throws {
+        let folder = try DataConnectHarness.workspace([
+            "dataconnect.yaml":
+                "serviceId: v\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+            "schema/schema.gql": "type Doc @table { text: String!, embedding: Vector @col(size: 3) }\n",
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql": "query docs @auth(level: PUBLIC) { docs { embedding } }\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let fits = try await client.graphql(
+                #"mutation { doc_insert(data: {text: "a", embedding: [0.1, 0.2, 0.3]}) }"#)
+            #expect(fits.json?["errors"] == nil, "\(fits.text)")
+            let short = try await client.graphql(#"mutation { doc_insert(data: {text: "b", embedding: [0.1]}) }"#)
+            #expect(short.text.contains("Doc.embedding holds a Vector of 3 numbers (@col(size: 3)); this one has 1"))
+            let words = try await client.graphql(
+                #"mutation { doc_insert(data: {text: "c", embedding: ["x", "y", "z"]}) }"#)
+            #expect(words.text.contains(#"Expected value of type \"Vector\""#), "\(words.text)")
+            let variable = try await client.graphql(
+                #"mutation($e: Vector) { doc_insert(data: {text: "d", embedding: $e}) }"#, variables: #"{"e":["x"]}"#)
+            #expect(variable.text.contains(#"Expected type \"Vector\""#), "\(variable.text)")
+        }
+    }
+
+    /// JSON keeps every digit of an integer, and so does the service's `Any` (PostgreSQL's jsonb).
+    @Test func aLongIntegerInAnyKeepsEveryDigit() async throws {
+        let folder = try DataConnectHarness.workspace([
+            "dataconnect.yaml":
+                "serviceId: a\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+            "schema/schema.gql": "type Blob @table { tag: String!, value: Any }\n",
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql": """
+            mutation put($tag: String!, $value: Any) @auth(level: PUBLIC) { blob_insert(data: {tag: $tag, value: $value}) }
+            query get($tag: String!) @auth(level: PUBLIC) { blobs(where: {tag: {eq: $tag}}) { value } }
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await DataConnectHarness.run(workspace: folder) { client in
+            _ = try await client.mutate(
+                "put", variables: #"{"tag":"v","value":{"big":12345678901234567890,"small":-98765432109876543210}}"#,
+                connector: "app")
+            let read = try await client.query("get", variables: #"{"tag":"v"}"#, connector: "app")
+            #expect(read.text.contains(#""big":12345678901234567890"#), "\(read.text)")
+            #expect(read.text.contains(#""small":-98765432109876543210"#), "\(read.text)")
+            _ = try await client.data(#"mutation { blob_insert(data: {tag: "l", value: [12345678901234567890]}) }"#)
+            let literal = try await client.query("get", variables: #"{"tag":"l"}"#, connector: "app")
+            #expect(literal.text.contains("[12345678901234567890]"), "\(literal.text)")
+        }
+    }
+
     @Test func twoFragmentsOfOneNameInAConnectorAreRefusedWithBothPositions() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }
