@@ -395,23 +395,19 @@ struct DataConnectEmulatorTests {
 
     /// A join table whose two references point at one table gives two lists, each named by its far field.
     @Test func aSelfJoinListsEachSideUnderItsOwnName() async throws {
-        let folder = try DataConnectHarness.workspace([
-            "dataconnect.yaml":
-                "serviceId: people\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
-            "schema/schema.gql": """
-            type Member @table { name: String! }
-            type Follow @table(key: ["follower", "followee"]) { follower: Member!, followee: Member! }
-            """,
-            "app/connector.yaml": "connectorId: app\n",
-            "app/ops.gql": """
-            query circle($name: String!) @auth(level: PUBLIC) {
-              members(where: {name: {eq: $name}}) {
-                follows: members_via_Follow_on_followee { name }
-                followers: members_via_Follow_on_follower { name }
-              }
-            }
-            """,
-        ])
+        let folder = try DataConnectHarness.workspace(
+            schema: """
+                type Member @table { name: String! }
+                type Follow @table(key: ["follower", "followee"]) { follower: Member!, followee: Member! }
+                """,
+            operations: """
+                query circle($name: String!) @auth(level: PUBLIC) {
+                  members(where: {name: {eq: $name}}) {
+                    follows: members_via_Follow_on_followee { name }
+                    followers: members_via_Follow_on_follower { name }
+                  }
+                }
+                """)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await DataConnectHarness.run(workspace: folder) { client in
             var ids: [String: String] = [:]
@@ -445,30 +441,26 @@ struct DataConnectEmulatorTests {
     }
 
     @Test func sqlDefaultsAreEvaluatedWhereSQLiteCanAndNamedWhereItCannot() async throws {
-        let folder = try DataConnectHarness.workspace([
-            "dataconnect.yaml":
-                "serviceId: d\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
-            "schema/schema.gql": """
-            type Stamp @table {
-              label: String!
-              epoch: Timestamp! @default(sql: "'epoch'::timestamptz")
-              epochDay: Date! @default(sql: "'epoch'::date")
-              created: Timestamp! @default(sql: "now()")
-              kind: String! @default(sql: "'it''s'::text")
-              count: Int! @default(sql: "7")
-              big: Int64! @default(sql: "9007199254740993")
-              flag: Boolean! @default(sql: "true")
-              token: UUID! @default(sql: "gen_random_uuid()")
-            }
-            type Odd @table {
-              label: String!
-              hashed: String! @default(sql: "md5(random()::text)")
-            }
-            """,
-            "app/connector.yaml": "connectorId: app\n",
-            "app/ops.gql":
-                "query stamps @auth(level: PUBLIC) { stamps { epoch epochDay created kind count big flag token } }\n",
-        ])
+        let folder = try DataConnectHarness.workspace(
+            schema: """
+                type Stamp @table {
+                  label: String!
+                  epoch: Timestamp! @default(sql: "'epoch'::timestamptz")
+                  epochDay: Date! @default(sql: "'epoch'::date")
+                  created: Timestamp! @default(sql: "now()")
+                  kind: String! @default(sql: "'it''s'::text")
+                  count: Int! @default(sql: "7")
+                  big: Int64! @default(sql: "9007199254740993")
+                  flag: Boolean! @default(sql: "true")
+                  token: UUID! @default(sql: "gen_random_uuid()")
+                }
+                type Odd @table {
+                  label: String!
+                  hashed: String! @default(sql: "md5(random()::text)")
+                }
+                """,
+            operations:
+                "query stamps @auth(level: PUBLIC) { stamps { epoch epochDay created kind count big flag token } }\n")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await DataConnectHarness.run(workspace: folder) { client in
             _ = try await client.data(#"mutation { stamp_insert(data: {label: "a"}) }"#)
@@ -514,13 +506,9 @@ struct DataConnectEmulatorTests {
     }
 
     @Test func aVectorHoldsNumbersAndAsManyAsItsColumnSays() async throws {
-        let folder = try DataConnectHarness.workspace([
-            "dataconnect.yaml":
-                "serviceId: v\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
-            "schema/schema.gql": "type Doc @table { text: String!, embedding: Vector @col(size: 3) }\n",
-            "app/connector.yaml": "connectorId: app\n",
-            "app/ops.gql": "query docs @auth(level: PUBLIC) { docs { embedding } }\n",
-        ])
+        let folder = try DataConnectHarness.workspace(
+            schema: "type Doc @table { text: String!, embedding: Vector @col(size: 3) }\n",
+            operations: "query docs @auth(level: PUBLIC) { docs { embedding } }\n")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await DataConnectHarness.run(workspace: folder) { client in
             let fits = try await client.graphql(
@@ -539,16 +527,12 @@ struct DataConnectEmulatorTests {
 
     /// JSON keeps every digit of an integer, and so does the service's `Any` (PostgreSQL's jsonb).
     @Test func aLongIntegerInAnyKeepsEveryDigit() async throws {
-        let folder = try DataConnectHarness.workspace([
-            "dataconnect.yaml":
-                "serviceId: a\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
-            "schema/schema.gql": "type Blob @table { tag: String!, value: Any }\n",
-            "app/connector.yaml": "connectorId: app\n",
-            "app/ops.gql": """
-            mutation put($tag: String!, $value: Any) @auth(level: PUBLIC) { blob_insert(data: {tag: $tag, value: $value}) }
-            query get($tag: String!) @auth(level: PUBLIC) { blobs(where: {tag: {eq: $tag}}) { value } }
-            """,
-        ])
+        let folder = try DataConnectHarness.workspace(
+            schema: "type Blob @table { tag: String!, value: Any }\n",
+            operations: """
+                mutation put($tag: String!, $value: Any) @auth(level: PUBLIC) { blob_insert(data: {tag: $tag, value: $value}) }
+                query get($tag: String!) @auth(level: PUBLIC) { blobs(where: {tag: {eq: $tag}}) { value } }
+                """)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await DataConnectHarness.run(workspace: folder) { client in
             _ = try await client.mutate(

@@ -82,6 +82,17 @@ enum DataConnectHarness {
         return root
     }
 
+    /// A workspace of one schema file and one connector `app` with one operations file.
+    static func workspace(schema: String, operations: String) throws -> URL {
+        try workspace([
+            "dataconnect.yaml":
+                "serviceId: test\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+            "schema/schema.gql": schema,
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql": operations,
+        ])
+    }
+
     /// A folder laid out from `files` (relative path → text).
     static func workspace(_ files: [String: String]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("dc-\(UUID().uuidString)")
