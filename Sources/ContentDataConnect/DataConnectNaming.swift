@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// The names Data Connect derives from a type name: `MovieActor` → table `movie_actor`, query field
 /// `movieActor`, list field `movieActors`.
 package enum DataConnectNaming {
@@ -49,9 +51,12 @@ package enum DataConnectNaming {
     /// The first inflection rule that matches, applied: uncountable words, irregular words, then the suffix rules
     /// from the most specific to the most general, each tried upper-cased, as written, and ignoring case.
     static func inflect(_ word: String) -> String {
-        // Compiled per call: a `Regex` is not `Sendable`, and a schema has few tables.
-        for (find, replacement) in inflectionRules {
-            guard let pattern = try? Regex(find), let match = word.firstMatch(of: pattern) else { continue }
+        InflectionRules.shared.withCompiled { rules in inflect(word, rules: rules) }
+    }
+
+    private static func inflect(_ word: String, rules: [(Regex<AnyRegexOutput>, String)]) -> String {
+        for (pattern, replacement) in rules {
+            guard let match = word.firstMatch(of: pattern) else { continue }
             var replaced = ""
             var rest = Substring(replacement)
             // `${n}` is the n-th group, empty when it did not take part.
@@ -106,4 +111,25 @@ package enum DataConnectNaming {
         }
         return rules
     }()
+}
+
+/// The inflection rules compiled once. A `Regex` is not `Sendable`, so the compiled rules stay behind a lock and
+/// are only used while it is held; names are inflected when a schema loads, never on a hot path.
+private final class InflectionRules: @unchecked Sendable {
+    static let shared = InflectionRules()
+
+    private let lock = NSLock()
+    private var compiled: [(Regex<AnyRegexOutput>, String)]?
+
+    func withCompiled<T>(_ body: ([(Regex<AnyRegexOutput>, String)]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let rules =
+            compiled
+            ?? DataConnectNaming.inflectionRules.compactMap { find, replacement in
+                (try? Regex(find)).map { ($0, replacement) }
+            }
+        compiled = rules
+        return body(rules)
+    }
 }
