@@ -113,8 +113,10 @@ package enum DataConnectNaming {
     }()
 }
 
-/// The inflection rules compiled once. A `Regex` is not `Sendable`, so the compiled rules stay behind a lock and
-/// are only used while it is held; names are inflected when a schema loads, never on a hot path.
+/// The inflection rules, compiled once.
+///
+/// A `Regex` is not `Sendable`, so the compiled rules stay behind a lock and are only used while it is held; names
+/// are inflected when a schema loads, never on a hot path.
 private final class InflectionRules: @unchecked Sendable {
     static let shared = InflectionRules()
 
