@@ -80,14 +80,17 @@ struct DataConnectEngine: Sendable {
     ) async throws {
         self.workspace = workspace
         self.limits = limits
-        let sdl = DataConnectSDL.make(workspace.schema)
         do {
             schema = try DataConnectGraphQL.schema(for: workspace.schema, forExecution: true)
         } catch {
             throw EmulatorError.workspace(error.message)
         }
         DataConnectScalars.install(in: schema)
-        store = try DataConnectStore(path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(sdl))
+        // A data file is bound to its tables, not to the GraphQL the service generates over them, which grows as
+        // the emulator follows the service.
+        let tables = workspace.schema.tables.map { DataConnectStore.createStatement($0, in: workspace.schema) }
+        store = try DataConnectStore(
+            path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(tables.joined(separator: ";\n")))
         var prepared: [String: [String: PreparedOperation]] = [:]
         var invalid: [String: [String: DataConnectWorkspaceError]] = [:]
         for connector in workspace.connectors {

@@ -547,6 +547,28 @@ struct DataConnectEmulatorTests {
         }
     }
 
+    /// A data file belongs to its tables: a change to the GraphQL around them (here an enum no column uses, as a
+    /// new version of the emulator adds generated fields) keeps it, a changed table refuses it.
+    @Test func aDataFileIsKeptAcrossGraphQLChangesAndRefusedForChangedTables() async throws {
+        let folder = try DataConnectHarness.workspace(
+            schema: "type Note @table { text: String! }\n",
+            operations: "query notes @auth(level: PUBLIC) { notes { text } }\n")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("notes.sqlite").path
+        _ = try await DataConnectEmulator(workspace: folder, dataFile: data)
+        try Data("type Note @table { text: String! }\nenum Mood { HAPPY SAD }\n".utf8)
+            .write(to: folder.appendingPathComponent("schema/schema.gql"))
+        _ = try await DataConnectEmulator(workspace: folder, dataFile: data)
+        try Data("type Note @table { text: String!, pinned: Boolean }\n".utf8)
+            .write(to: folder.appendingPathComponent("schema/schema.gql"))
+        do {
+            _ = try await DataConnectEmulator(workspace: folder, dataFile: data)
+            Issue.record("a data file of other tables was opened")
+        } catch {
+            #expect("\(error)".contains("holds Data Connect tables of a different schema"), "\(error)")
+        }
+    }
+
     @Test func twoFragmentsOfOneNameInAConnectorAreRefusedWithBothPositions() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }
