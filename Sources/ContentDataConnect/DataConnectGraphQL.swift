@@ -51,9 +51,34 @@ package enum DataConnectGraphQL {
         throws(DataConnectWorkspaceError) -> Document
     {
         do {
-            return try parseAndValidate(operation.document.text, path: operation.position.file, schema: schema)
+            return try GraphQLSource.parseAndValidate(
+                operation.document.text, path: operation.position.file, schema: schema, rules: rules)
         } catch {
-            throw operation.document.relocated(error)
+            throw operation.document.relocated(DataConnectWorkspaceError(error))
         }
+    }
+
+    /// GraphQL's validation rules and the service's own.
+    ///
+    /// A `UUID_Expr` takes `uuidV4()` only: the service refuses `"auth.uid"` (a Firebase uid is not a UUID) when it
+    /// loads the connector, with `unsupported expression "auth.uid" (currently only "uuidV4()" is supported)`, as
+    /// reported in firebase/firebase-js-sdk#8643 and as the scalar reference's "limited set of expressions" says.
+    package static let rules: [@Sendable (ValidationContext) -> Visitor] = specifiedRules + [uuidExpressions]
+
+    private static func uuidExpressions(_ context: ValidationContext) -> Visitor {
+        Visitor(enter: { node, _, _, _, _ in
+            guard let string = node as? StringValue else { return .continue }
+            var type = context.inputType
+            if let nonNull = type as? GraphQLNonNull { type = nonNull.ofType as? any GraphQLInputType }
+            guard (type as? GraphQLScalarType)?.name == "UUID_Expr", string.value != "uuidV4()" else {
+                return .continue
+            }
+            context.report(
+                error: GraphQLError(
+                    message: "unsupported expression \"\(string.value)\" (currently only \"uuidV4()\" is supported): "
+                        + "a UUID field takes no auth.uid, which is not a UUID; store the uid in a String field",
+                    nodes: [string]))
+            return .continue
+        })
     }
 }

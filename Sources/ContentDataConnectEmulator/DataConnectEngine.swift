@@ -206,7 +206,7 @@ struct DataConnectEngine: Sendable {
     /// Runs any GraphQL text with full access, as the service's admin `:executeGraphql` does.
     func executeAdmin(query: String, operationName: String?, variables: JSONObject) async -> Outcome {
         let document: Document
-        switch GraphQLSource.request(query, schema: schema, limits: limits) {
+        switch GraphQLSource.request(query, schema: schema, limits: limits, rules: DataConnectGraphQL.rules) {
         case .success(let checked):
             document = checked
         case .failure(let refusal) where refusal.stage == .validation:

@@ -63,13 +63,15 @@ package enum GraphQLSource {
     ///   - path: Where it came from, for errors.
     ///   - schema: The schema it must be valid against.
     ///   - limits: How large and deep it may be.
+    ///   - rules: The validation rules: GraphQL's, and any a service adds.
     /// - Returns: The document.
     /// - Throws: ``GraphQLSourceError`` at the first problem's line and column.
     package static func parseAndValidate(
-        _ text: String, path: String, schema: GraphQLSchema, limits: GraphQLLimits = .files
+        _ text: String, path: String, schema: GraphQLSchema, limits: GraphQLLimits = .files,
+        rules: [@Sendable (ValidationContext) -> Visitor] = specifiedRules
     ) throws(GraphQLSourceError) -> Document {
         let document = try parse(text, path: path, limits: limits)
-        let problems = validate(schema: schema, ast: document)
+        let problems = validate(schema: schema, ast: document, rules: rules)
         if let first = problems.first {
             let location = first.locations.first
             let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
@@ -85,12 +87,14 @@ package enum GraphQLSource {
     ///   - text: The query text.
     ///   - schema: The schema.
     ///   - limits: The server's limits.
+    ///   - rules: The validation rules: GraphQL's, and any a service adds.
     /// - Returns: The document, or the errors to answer with (one for text that does not parse or passes a
     ///   limit, every validation problem otherwise).
-    package static func request(_ text: String, schema: GraphQLSchema, limits: GraphQLLimits)
-        -> Result<Document, GraphQLRequestErrors>
-    {
-        parsedRequest(text, limits: limits).flatMap { validated($0, schema: schema) }
+    package static func request(
+        _ text: String, schema: GraphQLSchema, limits: GraphQLLimits,
+        rules: [@Sendable (ValidationContext) -> Visitor] = specifiedRules
+    ) -> Result<Document, GraphQLRequestErrors> {
+        parsedRequest(text, limits: limits).flatMap { validated($0, schema: schema, rules: rules) }
     }
 
     /// Parses a request's query within the server's limits, for a caller that reads the document (its declared
@@ -113,10 +117,12 @@ package enum GraphQLSource {
     /// - Parameters:
     ///   - document: A document ``parsedRequest(_:limits:)`` parsed.
     ///   - schema: The schema.
+    ///   - rules: The validation rules: GraphQL's, and any a service adds.
     /// - Returns: The document, or every validation problem.
-    package static func validated(_ document: Document, schema: GraphQLSchema) -> Result<Document, GraphQLRequestErrors>
-    {
-        let problems = validate(schema: schema, ast: document)
+    package static func validated(
+        _ document: Document, schema: GraphQLSchema, rules: [@Sendable (ValidationContext) -> Visitor] = specifiedRules
+    ) -> Result<Document, GraphQLRequestErrors> {
+        let problems = validate(schema: schema, ast: document, rules: rules)
         guard problems.isEmpty else {
             return .failure(
                 GraphQLRequestErrors(

@@ -569,6 +569,29 @@ struct DataConnectEmulatorTests {
         }
     }
 
+    /// The service refuses `auth.uid` where a UUID goes, when it loads the connector.
+    @Test func aUUIDExpressionTakesUUIDV4Only() async throws {
+        let folder = try DataConnectHarness.workspace(
+            schema: "type Order @table { owner: UUID!, note: String }\n",
+            operations: """
+                mutation mine @auth(level: USER) { order_insert(data: {owner_expr: "auth.uid", note: "x"}) }
+                mutation fresh @auth(level: USER) { order_insert(data: {owner_expr: "uuidV4()", note: "y"}) }
+                """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let emulator = try await DataConnectEmulator(workspace: folder)
+        let note = try #require(emulator.workspaceNotes.first { $0.contains("ops.gql") }, "\(emulator.workspaceNotes)")
+        #expect(
+            note.contains(#"ops.gql:1:68: unsupported expression "auth.uid" (currently only "uuidV4()" is supported)"#),
+            "\(note)")
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let token = DataConnectHarness.userToken("u1")
+            #expect(try await client.mutate("mine", connector: "app", token: token).status == 400)
+            #expect(try await client.mutate("fresh", connector: "app", token: token).status == 200)
+            let admin = try await client.graphql(#"mutation { order_insert(data: {owner_expr: "auth.uid"}) }"#)
+            #expect(admin.text.contains("unsupported expression"), "\(admin.text)")
+        }
+    }
+
     @Test func twoFragmentsOfOneNameInAConnectorAreRefusedWithBothPositions() async throws {
         let folder = try DataConnectHarness.exampleWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }
