@@ -334,6 +334,9 @@ let package = Package(
             dependencies: [
                 "ContentDataConnectEmulator", "ContentEmulator", "ContentEmulatorTesting", "ContentDataConnect",
                 "ContentJSON", "ContentTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -275,9 +275,7 @@ struct DataConnectEngine: Sendable {
         let store = self.store
         do {
             return try await store.lock.withLock {
-                try await store.access { db in
-                    try db.execute(sql: isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
-                }
+                try await store.transaction(isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
                 let outcome: Execution.Result
                 do {
                     if isMutation, isTransaction || checks?.hasChecks == true, let roots = checks?.rootFields {
@@ -286,10 +284,10 @@ struct DataConnectEngine: Sendable {
                         outcome = try await run.whole(isTransaction: isTransaction)
                     }
                 } catch {
-                    try await store.access { db in try db.execute(sql: "ROLLBACK") }
+                    try await store.transaction("ROLLBACK")
                     throw error
                 }
-                try await store.access { db in try db.execute(sql: outcome.rollBack ? "ROLLBACK" : "COMMIT") }
+                try await store.transaction(outcome.rollBack ? "ROLLBACK" : "COMMIT")
                 return outcome.outcome
             }
         } catch let timeout as GraphQLExecutionTimeout {

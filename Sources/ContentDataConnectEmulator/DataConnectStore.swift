@@ -81,6 +81,23 @@ struct DataConnectStore: Sendable {
         try await queue.writeWithoutTransaction(body)
     }
 
+    /// Opens or closes a request's transaction, whatever has become of the request's task.
+    ///
+    /// GRDB refuses work to a cancelled task, and a request is cancelled when its client goes; the statement that
+    /// ends its transaction must still run, or the next request would find that transaction open. An unstructured
+    /// task is not reached by the request's cancellation. Opening first rolls back anything a failure left open.
+    ///
+    /// - Parameter sql: `BEGIN …`, `COMMIT` or `ROLLBACK`.
+    /// - Throws: What SQLite says.
+    func transaction(_ sql: String) async throws {
+        try await Task {
+            try await self.access { db in
+                if sql.hasPrefix("BEGIN"), db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+                try db.execute(sql: sql)
+            }
+        }.value
+    }
+
     static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import ContentEmulator
 import ContentEmulatorTesting
 import ContentJSON
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 
 @testable import ContentDataConnectEmulator
@@ -589,6 +592,32 @@ struct DataConnectEmulatorTests {
             #expect(try await client.mutate("fresh", connector: "app", token: token).status == 200)
             let admin = try await client.graphql(#"mutation { order_insert(data: {owner_expr: "auth.uid"}) }"#)
             #expect(admin.text.contains("unsupported expression"), "\(admin.text)")
+        }
+    }
+
+    /// A client that leaves cancels its request; the request's transaction is still closed, so the next one runs.
+    @Test func aRequestWhoseClientLeftDoesNotLeaveItsTransactionOpen() async throws {
+        try await DataConnectHarness.run(mode: .live) { client in
+            let baseURL = try #require(client.http.baseURL)
+            // Counting to a hundred million takes SQLite seconds; the client gives up after a quarter of one.
+            let slow =
+                #"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000) "#
+                + #"SELECT count(*) AS n FROM c"#
+            var request = HTTPClientRequest(url: baseURL + client.service + ":executeGraphql")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let body = JSONValue.object(["query": .string("mutation { _executeReturning(sql: \"\(slow)\") }")])
+            request.body = .bytes(ByteBuffer(string: body.jsonText))
+            await #expect(throws: (any Error).self) {
+                _ = try await HTTPClient.shared.execute(request, timeout: .milliseconds(250))
+            }
+            // Every later request finds no transaction left open by the one that was cancelled.
+            for _ in 0..<3 {
+                let next = try await client.graphql(
+                    "mutation { movie_insert(data: {title: \"After\", genre: \"Later\"}) }")
+                #expect(next.status == 200 && next.json?["errors"] == nil, "\(next.text)")
+                try await Task.sleep(for: .milliseconds(300))
+            }
         }
     }
 
