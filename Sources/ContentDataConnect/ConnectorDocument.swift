@@ -91,16 +91,11 @@ struct ConnectorFiles {
         let order = [fileIndex] + kept.keys.filter { $0 != fileIndex }.sorted()
         var text = ""
         var segments: [ConnectorDocument.Segment] = []
-        var line = 1
         for index in order {
-            if !text.isEmpty {
-                text += "\n"
-                line += 1
-            }
-            segments.append(.init(file: files[index].path, firstLine: line))
-            let part = Self.blanked(files[index].text, keeping: kept[index] ?? [])
-            text += part
-            line += Self.lineBreaks(in: part)
+            if !text.isEmpty { text += "\n" }
+            // Counted on the joined text: a file ending in a lone `\r` and the `\n` after it are one line break.
+            segments.append(.init(file: files[index].path, firstLine: 1 + Self.lineBreaks(in: text)))
+            text += Self.blanked(files[index].text, keeping: kept[index] ?? [])
         }
         return ConnectorDocument(text: text, segments: segments)
     }

@@ -69,6 +69,26 @@ enum Aggregates {
         }
     }
 
+    /// Whether `@skip(if: true)` or `@include(if: false)` leaves a selection out.
+    static func isLeftOut(_ directives: [Directive], info: GraphQLResolveInfo) -> Bool {
+        func condition(_ directive: Directive) -> Bool? {
+            guard let value = directive.arguments.first(where: { $0.name.value == "if" })?.value else { return nil }
+            if let variable = value as? Variable {
+                let given = info.variableValues[variable.name.value]
+                return (given as? Map)?.bool ?? (given as? Bool)
+            }
+            return (value as? BooleanValue)?.value
+        }
+        for directive in directives {
+            switch directive.name.value {
+            case "skip" where condition(directive) == true: return true
+            case "include" where condition(directive) == false: return true
+            default: continue
+            }
+        }
+        return false
+    }
+
     /// The aggregates and the group columns a list field selects, or `nil` when it selects no aggregate.
     ///
     /// - Throws: ``FieldFailure`` when an aggregate sits beside a relation, which has no group to follow.
@@ -83,6 +103,7 @@ enum Aggregates {
                 switch selection {
                 case let field as Field:
                     let name = field.name.value
+                    if isLeftOut(field.directives, info: info) { continue }
                     if let (column, function) = parse(name, table: table) {
                         let distinct =
                             field.arguments.first { $0.name.value == "distinct" }.map { argument -> Bool in
@@ -102,8 +123,10 @@ enum Aggregates {
                         others.append(name)
                     }
                 case let inline as InlineFragment:
+                    if isLeftOut(inline.directives, info: info) { continue }
                     visit(inline.selectionSet, seen: seen)
                 case let spread as FragmentSpread:
+                    if isLeftOut(spread.directives, info: info) { continue }
                     let name = spread.name.value
                     guard !seen.contains(name), let fragment = info.fragments[name] else { continue }
                     visit(fragment.selectionSet, seen: seen.union([name]))

@@ -365,7 +365,11 @@ struct DataConnectEngine: Sendable {
                         outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))),
                         rollBack: true)
                 }
-                let value = result.data.map(GraphQLJSON.json)?.objectValue?[root.key] ?? .null
+                guard let value = result.data.map(GraphQLJSON.json)?.objectValue?[root.key] else {
+                    // Left out by @skip or @include: nothing ran, and nothing is answered for it.
+                    try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
+                    continue
+                }
                 var problems = result.errors.map(GraphQLJSON.json)
                 if problems.isEmpty, let checks,
                     let message = checks.failure(of: root, value: value, environment: environment(response))

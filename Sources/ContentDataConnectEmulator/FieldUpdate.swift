@@ -93,8 +93,11 @@ struct FieldUpdate {
         case "append": elements += given
         case "prepend": elements = given + elements
         case "add":
-            for element in given where !elements.contains(element) { elements.append(element) }
-        case "remove": elements.removeAll { given.contains($0) }
+            var present = Set(elements)
+            for element in given where present.insert(element).inserted { elements.append(element) }
+        case "remove":
+            let removed = Set(given)
+            elements.removeAll { removed.contains($0) }
         default: throw Failure(description: "\(column.field)_update has no operation \(name)")
         }
         return JSONValue.array(elements).jsonText.databaseValue

@@ -120,13 +120,15 @@ struct NativeSQL {
         let statement = self.statement
         do {
             return try await store.access { db in
-                let rows = try Row.fetchAll(db, sql: statement, arguments: StatementArguments(parameters))
+                let prepared = try db.makeStatement(sql: statement)
+                let rows = try Row.fetchAll(prepared, arguments: StatementArguments(parameters))
                 let mapped = rows.map { row -> Map in
                     var object = JSONObject()
                     for (column, value) in row { object[column] = Self.json(value) }
                     return GraphQLJSON.map(.object(object))
                 }
-                return (mapped, db.changesCount)
+                // A read leaves the count of the connection's last change, which is not its own.
+                return (mapped, prepared.isReadonly ? 0 : db.changesCount)
             }
         } catch let error as DatabaseError {
             throw Failure(

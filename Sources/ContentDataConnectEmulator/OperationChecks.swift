@@ -37,7 +37,9 @@ struct OperationChecks {
                 allFields = false
                 continue
             }
-            roots.append(RootField(key: field.alias?.value ?? field.name.value, field: field))
+            let key = field.alias?.value ?? field.name.value
+            // GraphQL merges selections of one response key into one field, which runs once.
+            if !roots.contains(where: { $0.key == key }) { roots.append(RootField(key: key, field: field)) }
         }
         rootFields = allFields ? roots : nil
         var names = Set<String>()

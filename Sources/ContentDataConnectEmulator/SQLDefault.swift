@@ -18,12 +18,17 @@ enum SQLDefault {
     /// The stored value of `sql` for a column type, with the request's clock.
     static func evaluate(_ sql: String, as type: ScalarType, values: ServerValues) throws -> DatabaseValue {
         var text = sql.trimmingCharacters(in: .whitespacesAndNewlines)
-        // `'epoch'::timestamptz`, `0::int8`: the cast is the column's type here.
-        if let cast = text.range(of: "::", options: .backwards), !text[cast.upperBound...].contains("'") {
-            text = String(text[..<cast.lowerBound]).trimmingCharacters(in: .whitespaces)
-        }
-        if text.hasPrefix("("), text.hasSuffix(")") {
-            return try evaluate(String(text.dropFirst().dropLast()), as: type, values: values)
+        // `('epoch'::timestamptz)`, `0::int8`: the cast is the column's type here; parentheses add nothing.
+        while true {
+            if let cast = text.range(of: "::", options: .backwards),
+                text[cast.upperBound...].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " })
+            {
+                text = String(text[..<cast.lowerBound]).trimmingCharacters(in: .whitespaces)
+            } else if text.count >= 2, text.hasPrefix("("), text.hasSuffix(")") {
+                text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+            } else {
+                break
+            }
         }
         switch text.lowercased() {
         case "now()", "current_timestamp", "statement_timestamp()", "transaction_timestamp()", "clock_timestamp()",
@@ -48,7 +53,10 @@ enum SQLDefault {
             }
             let literal = body.replacingOccurrences(of: "''", with: "'")
             switch type {
-            case .int, .int64, .float:
+            case .int64:
+                guard let number = Int64(literal) else { throw unsupported(sql) }
+                return try StoredValue.storage(.string(String(number)), as: type)
+            case .int, .float:
                 guard let number = Double(literal) else { throw unsupported(sql) }
                 return try StoredValue.storage(.number(Number(number)), as: type)
             case .boolean:

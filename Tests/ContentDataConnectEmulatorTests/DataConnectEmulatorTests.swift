@@ -454,6 +454,7 @@ struct DataConnectEmulatorTests {
                   kind: String! @default(sql: "'it''s'::text")
                   count: Int! @default(sql: "7")
                   big: Int64! @default(sql: "9007199254740993")
+                  bigText: Int64! @default(sql: "(('9007199254740993'::int8))")
                   flag: Boolean! @default(sql: "true")
                   token: UUID! @default(sql: "gen_random_uuid()")
                 }
@@ -463,7 +464,8 @@ struct DataConnectEmulatorTests {
                 }
                 """,
             operations:
-                "query stamps @auth(level: PUBLIC) { stamps { epoch epochDay created kind count big flag token } }\n")
+                "query stamps @auth(level: PUBLIC) { stamps { epoch epochDay created kind count big bigText flag token } }\n"
+        )
         defer { try? FileManager.default.removeItem(at: folder) }
         try await DataConnectHarness.run(workspace: folder) { client in
             _ = try await client.data(#"mutation { stamp_insert(data: {label: "a"}) }"#)
@@ -475,6 +477,7 @@ struct DataConnectEmulatorTests {
             #expect(row?["kind"]?.stringValue == "it's", "\(stamps.text)")
             #expect(row?["count"] == .number(JSONNumber(7)), "\(stamps.text)")
             #expect(row?["big"]?.stringValue == "9007199254740993", "\(stamps.text)")
+            #expect(row?["bigText"]?.stringValue == "9007199254740993", "\(stamps.text)")
             #expect(row?["flag"] == .bool(true), "\(stamps.text)")
             #expect(row?["token"]?.stringValue?.count == 32, "\(stamps.text)")
             let odd = try await client.graphql(#"mutation { odd_insert(data: {label: "b"}) }"#)

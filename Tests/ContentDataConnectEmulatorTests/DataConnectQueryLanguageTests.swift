@@ -1172,6 +1172,10 @@ struct DataConnectQueryLanguageTests {
                 }
                 """#)
             #expect(changed["changed"] == .number(JSONNumber(3)))
+            // A read run through _execute changed nothing, whatever the connection changed before.
+            let read = try await client.data(
+                #"mutation { _execute(sql: "WITH t AS (SELECT 1 AS x) SELECT x FROM t") }"#)
+            #expect(read["_execute"] == .number(JSONNumber(0)))
             #expect(changed["back"]?.arrayValue?.count == 3)
             // A parameter may be a server value.
             let mine = try await client.data(
@@ -1223,6 +1227,24 @@ struct DataConnectQueryLanguageTests {
             let update = try await client.graphql(
                 #"mutation { movie_update(id: "\#(id)", data: {movieActors_on_movie: [{actorId: "\#(ids[0])"}]}) }"#)
             #expect(update.text.contains("an update cannot nest them"), "\(update.text)")
+        }
+    }
+
+    @Test func aMutationRunFieldByFieldRunsAMergedFieldOnceAndLeavesSkippedOnesOut() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let merged = try await client.data(
+                #"""
+                mutation @transaction {
+                  a: movie_insert(data: {title: "Once", genre: "Merged"})
+                  a: movie_insert(data: {title: "Once", genre: "Merged"})
+                  skipped: movie_insert(data: {title: "Never", genre: "Merged"}) @skip(if: true)
+                }
+                """#)
+            #expect(merged.objectValue?.members.map(\.key) == ["a"], "\(merged)")
+            #expect(try await Self.titles(client, #"{genre: {eq: "Merged"}}"#) == ["Once"])
+            // An aggregate's group ignores a column left out by @include.
+            let grouped = try await client.data("query { movies { title @include(if: false) _count } }")
+            #expect(grouped["movies"] == .array([.object(["_count": .number(JSONNumber(10))])]), "\(grouped)")
         }
     }
 

@@ -854,3 +854,20 @@ private func schemaError<T>(
         return nil
     }
 }
+
+struct ConnectorDocumentTests {
+    /// A file that ends in a lone `\r` and the line break that joins the next file are one line for GraphQL, so
+    /// positions in the next file stay right.
+    @Test func positionsStayRightAfterAFileEndingInACarriageReturn() throws {
+        let operation = ConnectorFiles.File(
+            path: "a.gql", text: "query q { movies { ...F } }\r",
+            definitions: try GraphQLText.definitions("query q { movies { ...F } }\r", path: "a.gql"))
+        let fragmentText = "fragment F on Movie {\n  nope\n}\n"
+        let fragment = ConnectorFiles.File(
+            path: "b.gql", text: fragmentText, definitions: try GraphQLText.definitions(fragmentText, path: "b.gql"))
+        let operations = try ConnectorOperation.operations(in: ConnectorFiles(files: [operation, fragment]), file: 0)
+        let document = try #require(operations.first?.document)
+        #expect(document.segments.map(\.firstLine) == [1, 2])
+        #expect(document.position(line: 3, column: 3) == SourcePosition(file: "b.gql", line: 2, column: 3))
+    }
+}
