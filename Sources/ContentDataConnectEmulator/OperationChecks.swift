@@ -17,7 +17,7 @@ struct OperationChecks {
     }
 
     private let fragments: [String: FragmentDefinition]
-    /// The root fields in order, or `nil` when a root selection is a fragment (then the operation runs whole).
+    /// The root fields in order, root fragments' fields included.
     let rootFields: [RootField]?
     /// Whether any field or fragment of the operation has `@check`.
     let hasChecks: Bool
@@ -31,17 +31,27 @@ struct OperationChecks {
         }
         self.fragments = fragments
         var roots: [RootField] = []
-        var allFields = true
-        for selection in operation.selectionSet.selections {
-            guard let field = selection as? Field else {
-                allFields = false
-                continue
+        // Root fragments (`...F` on Mutation) add their fields as root fields.
+        func collect(_ selectionSet: SelectionSet, seen: Set<String>) {
+            for selection in selectionSet.selections {
+                switch selection {
+                case let field as Field:
+                    let key = field.alias?.value ?? field.name.value
+                    // GraphQL merges selections of one response key into one field, which runs once.
+                    if !roots.contains(where: { $0.key == key }) { roots.append(RootField(key: key, field: field)) }
+                case let inline as InlineFragment:
+                    collect(inline.selectionSet, seen: seen)
+                case let spread as FragmentSpread:
+                    let name = spread.name.value
+                    guard !seen.contains(name), let fragment = fragments[name] else { continue }
+                    collect(fragment.selectionSet, seen: seen.union([name]))
+                default:
+                    break
+                }
             }
-            let key = field.alias?.value ?? field.name.value
-            // GraphQL merges selections of one response key into one field, which runs once.
-            if !roots.contains(where: { $0.key == key }) { roots.append(RootField(key: key, field: field)) }
         }
-        rootFields = allFields ? roots : nil
+        collect(operation.selectionSet, seen: [])
+        rootFields = roots
         var names = Set<String>()
         Self.directiveNames(in: operation.selectionSet, fragments: fragments, seen: [], into: &names)
         hasChecks = names.contains("check")
@@ -137,13 +147,39 @@ struct OperationChecks {
                         visit(field, in: parent)
                     }
                 case let inline as InlineFragment:
+                    fragmentChecks(inline.directives, at: inline.loc?.start ?? 0, parent: parent)
                     selections(inline.selectionSet, parent: parent, seen: seen)
                 case let spread as FragmentSpread:
                     let name = spread.name.value
                     guard !seen.contains(name), let fragment = fragments[name] else { continue }
+                    fragmentChecks(spread.directives, at: spread.loc?.start ?? 0, parent: parent)
+                    fragmentChecks(fragment.directives, at: fragment.loc?.start ?? 0, parent: parent)
                     selections(fragment.selectionSet, parent: parent, seen: seen.union([name]))
                 default:
                     break
+                }
+            }
+        }
+
+        /// `@check` on a fragment: `this` is each object the fragment applies to.
+        private mutating func fragmentChecks(_ directives: [Directive], at id: Int, parent: JSONValue) {
+            let checks = Self.checks(directives, variables: environment["vars"])
+            guard let first = checks.first else { return }
+            declared[id] = declared[id] ?? first
+            let objects: [JSONValue]
+            switch parent {
+            case .array(let elements): objects = elements.filter { $0.objectValue != nil }
+            case .object: objects = [parent]
+            default: objects = []
+            }
+            for object in objects {
+                for check in checks where failure == nil {
+                    occurrences[id, default: 0] += 1
+                    var scope = environment
+                    scope["this"] = object
+                    if (try? ServerExpression(check.expression).evaluate(scope)) != .bool(true) {
+                        failure = check.message
+                    }
                 }
             }
         }
@@ -155,7 +191,11 @@ struct OperationChecks {
         }
 
         static func checks(of field: Field, variables: JSONValue?) -> [Check] {
-            field.directives.filter { $0.name.value == "check" }.map { directive in
+            checks(field.directives, variables: variables)
+        }
+
+        static func checks(_ directives: [Directive], variables: JSONValue?) -> [Check] {
+            directives.filter { $0.name.value == "check" }.map { directive in
                 func argument(_ name: String) -> JSONValue? {
                     guard let value = directive.arguments.first(where: { $0.name.value == name })?.value else {
                         return nil

@@ -1011,6 +1011,37 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// Checks inside root fragments run as checks on root fields do, and a fragment's own `@check` sees each object.
+    @Test func checksInFragmentsAndOnFragmentsAreEvaluated() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let rooted = try await client.graphql(
+                #"""
+                mutation { ...Guarded }
+                fragment Guarded on Mutation {
+                  query { movie(id: "0b5c1b1e3a524c7e9d0b6f1e8a2c4d99") @check(expr: "this != null", message: "gone") { id } }
+                  movie_insert(data: {title: "Unguarded", genre: "Fragment"})
+                }
+                """#)
+            #expect(rooted.json?["errors"]?.arrayValue?.first?["message"] == .string("gone"), "\(rooted.text)")
+            #expect(try await Self.titles(client, #"{genre: {eq: "Fragment"}}"#) == [])
+            let inline = try await client.graphql(
+                #"""
+                query {
+                  movies(where: {genre: {eq: "Sci-Fi"}}) {
+                    ... on Movie @check(expr: "this.rating > 7.0", message: "a low one") { rating }
+                  }
+                }
+                """#)
+            #expect(inline.json?["errors"]?.arrayValue?.first?["message"] == .string("a low one"), "\(inline.text)")
+            let spread = try await client.graphql(
+                #"""
+                query { movies(where: {genre: {eq: "Sci-Fi"}}) { ...Rated @check(expr: "this.rating > 1.0") } }
+                fragment Rated on Movie { rating }
+                """#)
+            #expect(spread.json?["errors"] == nil, "\(spread.text)")
+        }
+    }
+
     @Test func checksSeeEveryOccurrenceAndAnOptionalOneMayBeAbsent() async throws {
         try await DataConnectHarness.run { client async throws in
             // Every Sci-Fi movie must be rated above 6; one is not.
