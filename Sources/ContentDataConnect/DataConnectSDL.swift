@@ -98,24 +98,6 @@ package enum DataConnectSDL {
             + "distinct: Boolean = false, having: \(typeName)_Having"
     }
 
-    /// The aggregates a column offers, with the type of each: `rating_avg: Float`.
-    static func aggregates(_ column: DataConnectSchema.Column) -> [(name: String, type: String)] {
-        guard !column.isList else { return [] }
-        let type = "\(column.type)"
-        switch column.type {
-        case .int, .int64, .float:
-            return [
-                ("\(column.field)_sum(distinct: Boolean = false)", type),
-                ("\(column.field)_avg(distinct: Boolean = false)", "Float"), ("\(column.field)_min", type),
-                ("\(column.field)_max", type),
-            ]
-        case .date, .timestamp, .any:
-            return [("\(column.field)_min", type), ("\(column.field)_max", type)]
-        default:
-            return []
-        }
-    }
-
     static func outputType(_ column: DataConnectSchema.Column) -> String {
         let base = column.isList ? "[\(column.type)]" : "\(column.type)"
         return column.isRequired ? base + "!" : base
@@ -133,13 +115,12 @@ package enum DataConnectSDL {
         ]
         var order: [String] = ["_count: OrderDirection"]
         for column in table.columns where !column.isList {
-            object.append("\(column.field)_count(distinct: Boolean = false): Int!")
-            having.append("\(column.field)_count: Int_Filter")
-            order.append("\(column.field)_count: OrderDirection")
-            for aggregate in aggregates(column) {
-                let field = String(aggregate.name.prefix { $0 != "(" })
-                object.append("\(aggregate.name): \(aggregate.type)")
-                having.append("\(field): \(aggregate.type)_Filter")
+            for function in column.aggregateFunctions {
+                let field = "\(column.field)_\(function)"
+                let type = column.aggregateType(function)
+                let distinct = ["count", "sum", "avg"].contains(function) ? "(distinct: Boolean = false)" : ""
+                object.append("\(field)\(distinct): \(type)")
+                having.append("\(field): \(type.prefix { $0 != "!" })_Filter")
                 order.append("\(field): OrderDirection")
             }
         }
@@ -359,4 +340,26 @@ package enum DataConnectSDL {
         type _Metadata { distance: Float, relevance: Float }
 
         """
+}
+
+extension DataConnectSchema.Column {
+    /// The aggregates the service generates for the column (`count` for all, `sum` and `avg` for numbers, `min`
+    /// and `max` for numbers, dates, timestamps and `Any`); none for a list.
+    package var aggregateFunctions: [String] {
+        guard !isList else { return [] }
+        switch type {
+        case .int, .int64, .float: return ["count", "sum", "avg", "min", "max"]
+        case .date, .timestamp, .any: return ["count", "min", "max"]
+        default: return ["count"]
+        }
+    }
+
+    /// The GraphQL type of one of its aggregates: `Int!` for a count, `Float` for an average, else its own type.
+    package func aggregateType(_ function: String) -> String {
+        switch function {
+        case "count": return "Int!"
+        case "avg": return "Float"
+        default: return "\(type)"
+        }
+    }
 }

@@ -30,30 +30,11 @@ enum Aggregates {
         if name == "_count" { return (nil, "count") }
         for function in ["count", "sum", "avg", "min", "max"] where name.hasSuffix("_" + function) {
             guard let column = table.column(String(name.dropLast(function.count + 1))), !column.isList,
-                functions(of: column).contains(function)
+                column.aggregateFunctions.contains(function)
             else { continue }
             return (column, function)
         }
         return nil
-    }
-
-    /// The aggregates a column offers.
-    static func functions(of column: DataConnectSchema.Column) -> [String] {
-        guard !column.isList else { return [] }
-        switch column.type {
-        case .int, .int64, .float: return ["count", "sum", "avg", "min", "max"]
-        case .date, .timestamp, .any: return ["count", "min", "max"]
-        default: return ["count"]
-        }
-    }
-
-    /// The GraphQL type of an aggregate's value.
-    static func type(_ function: String, of column: DataConnectSchema.Column) -> String {
-        switch function {
-        case "count": return "Int!"
-        case "avg": return "Float"
-        default: return "\(column.type)"
-        }
     }
 
     /// The SQL of an aggregate over a table alias.

@@ -278,8 +278,8 @@ struct DataConnectEngine: Sendable {
                 try await store.transaction(isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
                 let outcome: Execution.Result
                 do {
-                    if isMutation, isTransaction || checks?.hasChecks == true, let roots = checks?.rootFields {
-                        outcome = try await run.fieldByField(roots, isTransaction: isTransaction)
+                    if isMutation, isTransaction || checks?.hasChecks == true, let checks {
+                        outcome = try await run.fieldByField(checks.rootFields, isTransaction: isTransaction)
                     } else {
                         outcome = try await run.whole(isTransaction: isTransaction)
                     }
@@ -315,11 +315,7 @@ struct DataConnectEngine: Sendable {
         func whole(isTransaction: Bool) async throws -> Result {
             let state = ExecutionState(values: values)
             let result = try await execute(state)
-            if result.data == nil, !state.started {
-                // Nothing ran: the variables did not fit their declarations.
-                return Result(
-                    outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))), rollBack: true)
-            }
+            if let refused = Self.refusal(result, state) { return refused }
             var errors = result.errors.map(GraphQLJSON.json)
             let failed = !result.errors.isEmpty && (isTransaction || result.data == nil)
             guard case .object(var data)? = result.data.map(GraphQLJSON.json) else {
@@ -329,12 +325,12 @@ struct DataConnectEngine: Sendable {
                 for member in data.members { data[member.key] = .null }
                 return respond(data: .object(data), errors: errors, rollBack: true)
             }
-            guard let checks, checks.hasChecks || checks.hasRedactions, let roots = checks.rootFields else {
+            guard let checks, checks.hasChecks || checks.hasRedactions else {
                 return respond(data: .object(data), errors: errors, rollBack: failed)
             }
             var response = JSONObject()
             var stopped = false
-            for root in roots {
+            for root in checks.rootFields {
                 guard let value = data[root.key] else { continue }
                 if stopped {
                     data[root.key] = .null
@@ -360,11 +356,7 @@ struct DataConnectEngine: Sendable {
                 let state = ExecutionState(values: values, activeRoot: root.key)
                 try await engine.store.access { db in try db.execute(sql: "SAVEPOINT root") }
                 let result = try await execute(state)
-                if result.data == nil, !state.started {
-                    return Result(
-                        outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))),
-                        rollBack: true)
-                }
+                if let refused = Self.refusal(result, state) { return refused }
                 guard let value = result.data.map(GraphQLJSON.json)?.objectValue?[root.key] else {
                     // Left out by @skip or @include: nothing ran, and nothing is answered for it.
                     try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
@@ -407,6 +399,13 @@ struct DataConnectEngine: Sendable {
                 return respond(data: .object(data), errors: errors, rollBack: isTransaction)
             }
             return respond(data: .object(data), errors: errors, rollBack: false)
+        }
+
+        /// When nothing ran, because the variables did not fit their declarations: the request's error.
+        private static func refusal(_ result: GraphQLResult, _ state: ExecutionState) -> Result? {
+            guard result.data == nil, !state.started else { return nil }
+            return Result(
+                outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))), rollBack: true)
         }
 
         static let aborted = "(aborted) not run: an earlier root field of the operation failed"

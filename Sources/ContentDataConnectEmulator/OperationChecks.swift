@@ -18,7 +18,7 @@ struct OperationChecks {
 
     private let fragments: [String: FragmentDefinition]
     /// The root fields in order, root fragments' fields included.
-    let rootFields: [RootField]?
+    let rootFields: [RootField]
     /// Whether any field or fragment of the operation has `@check`.
     let hasChecks: Bool
     /// Whether any has `@redact`.
