@@ -57,8 +57,19 @@ enum SwiftName {
     }
 
     /// A type name: the first letter upper-cased; names Swift reserves get a trailing underscore.
+    ///
+    /// Leading underscores go (`_metadata` → `Metadata`): upper-casing would leave `_metadata` as it is, and a
+    /// nested type named like the property that holds it is ambiguous to Swift.
     static func type(_ name: String) -> String {
-        let upper = upperFirst(name)
+        let trimmed = name.drop { $0 == "_" }
+        let upper: String
+        if trimmed.count == name.count {
+            upper = upperFirst(name)
+        } else if trimmed.first?.isLetter == true {
+            upper = upperFirst(String(trimmed))
+        } else {
+            upper = name + "Type"
+        }
         return reservedTypes.contains(upper) ? upper + "_" : upper
     }
 

@@ -135,3 +135,13 @@ private final class InflectionRules: @unchecked Sendable {
         return body(rules)
     }
 }
+
+extension DataConnectNaming {
+    /// The languages `@searchable(language:)` takes: PostgreSQL's built-in text-search configurations.
+    package static let textSearchLanguages: Set<String> = [
+        "simple", "arabic", "armenian", "basque", "catalan", "danish", "dutch", "english", "finnish", "french",
+        "german", "greek", "hindi", "hungarian", "indonesian", "irish", "italian", "lithuanian", "nepali",
+        "norwegian", "portuguese", "romanian", "russian", "serbian", "spanish", "swedish", "tamil", "turkish",
+        "yiddish",
+    ]
+}

@@ -33,10 +33,30 @@ package enum DataConnectSDL {
         var mutationFields: [String] = []
         for table in schema.tables {
             out += tableTypes(table, in: schema)
-            let keyArguments = singleRowArguments(table)
             let listArguments = listArguments(table.typeName)
+            if table.isView {
+                // The service's `@view` documentation: no key, so no lookup, and "a view cannot be mutated".
+                queryFields.append("\(table.plural)(\(listArguments)): [\(table.typeName)!]!")
+                continue
+            }
+            let keyArguments = singleRowArguments(table)
             queryFields.append("\(table.singular)(\(keyArguments)): \(table.typeName)")
             queryFields.append("\(table.plural)(\(listArguments)): [\(table.typeName)!]!")
+            if !table.searchableColumns.isEmpty {
+                // The arguments as the service's reference lists them (`firebase.google.com/docs/reference/
+                // data-connect/gql/query`); its guide calls the order argument `order`, the reference `orderBy`.
+                queryFields.append(
+                    "\(table.plural)_search(\(listArguments), query: String, relevanceThreshold: Float, "
+                        + "queryFormat: Search_QueryFormat = QUERY): [\(table.typeName)!]!")
+            }
+            for column in table.columns where column.type == .vector && !column.isList {
+                // `offset` is not in the generated schemas published so far; the service's changelog added it
+                // (emulator 3.3.0: "Vector similarity search now supports `offset` as well as `limit`").
+                queryFields.append(
+                    "\(table.plural)_\(column.field)_similarity(compare: Vector, compare_embed: Vector_Embed, "
+                        + "method: VectorSimilarityMethod = INNER_PRODUCT, within: Float, "
+                        + "where: \(table.typeName)_Filter, limit: Int = 100, offset: Int): [\(table.typeName)!]!")
+            }
             let name = table.singular
             let data = "\(table.typeName)_Data"
             let output = "\(table.typeName)_KeyOutput"
@@ -114,6 +134,9 @@ package enum DataConnectSDL {
             "_count: Int_Filter",
         ]
         var order: [String] = ["_count: OrderDirection"]
+        // Entity id: the SDKs' cache key for the row (`@fdc_generated(from: "Movie.id", purpose: ENTITY_ID)`),
+        // made from the key, which a view does not have.
+        if !table.isView { object.append("_id: ID!") }
         for column in table.columns where !column.isList {
             for function in column.aggregateFunctions {
                 let field = "\(column.field)_\(function)"
@@ -145,7 +168,7 @@ package enum DataConnectSDL {
         for relation in table.relations {
             let target = relation.resultType
             // Nested inserts: the rows that point at this one, inserted with it.
-            if case .backReference(_, _, isSingle: false) = relation.kind {
+            if case .backReference(_, _, isSingle: false) = relation.kind, schema.table(target)?.isView != true {
                 data.append("\(relation.name): [\(target)_Data!]")
             }
             if case .backReference(_, _, isSingle: true) = relation.kind {
@@ -169,6 +192,13 @@ package enum DataConnectSDL {
         if data.isEmpty { data.append("_empty: Boolean") }
         func block(_ kind: String, _ typeName: String, _ fields: [String]) -> String {
             "\(kind) \(typeName) {\n" + fields.map { "  \($0)\n" }.joined() + "}\n"
+        }
+        if table.isView {
+            return block("type", name, object)
+                + block("input", "\(name)_Having", having)
+                + block("input", "\(name)_Filter", filter)
+                + block("input", "\(name)_ListFilter", ["count: Int_Filter", "exist: \(name)_Filter"])
+                + block("input", "\(name)_Order", order)
         }
         return block("type", name, object)
             + block("input", "\(name)_Having", having)

@@ -15,7 +15,7 @@ extension DataConnectSchema {
         for file in files {
             for definition in try GraphQLText.definitions(file.text, path: file.path) {
                 if let object = definition as? ObjectTypeDefinition,
-                    object.directives.contains(where: { $0.name.value == "table" })
+                    object.directives.contains(where: { ["table", "view"].contains($0.name.value) })
                 {
                     declarations.append((object, file.path))
                 } else if let enumeration = definition as? EnumTypeDefinition {
@@ -86,6 +86,13 @@ extension DataConnectSchema {
             }
             var table = entry.table
             for reference in entry.referenceFields {
+                if declared[reference.target]?.table.isView == true {
+                    throw DataConnectWorkspaceError(
+                        file: reference.position.file, line: reference.position.line,
+                        column: reference.position.column,
+                        "\(name).\(reference.field) refers to \(reference.target), a @view; a view has no key, so "
+                            + "nothing can refer to it (refer to the table it reads instead)")
+                }
                 let targetKey = try keyColumns(reference.target, from: reference.position)
                 let targetNames = reference.targetNames ?? targetKey.map(\.field)
                 guard let targetTable = declared[reference.target]?.table else { continue }
@@ -244,7 +251,8 @@ extension DataConnectSchema {
             _ object: ObjectTypeDefinition, path: String, tableNames: Set<String>, enums: [String: [String]]
         ) -> Declared {
             let typeName = object.name.value
-            let tableDirective = object.directives.first { $0.name.value == "table" }
+            let viewDirective = object.directives.first { $0.name.value == "view" }
+            let tableDirective = object.directives.first { $0.name.value == "table" } ?? viewDirective
             let singular =
                 GraphQLText.string(tableDirective, "singular") ?? DataConnectNaming.singular(typeName)
             var table = Table(
@@ -259,6 +267,23 @@ extension DataConnectSchema {
             var tableUniques: [[String]] = []
             var tableIndexes: [[String]] = []
             var problems: [DataConnectWorkspaceError] = []
+            if let viewDirective {
+                let position = table.position
+                let sql = GraphQLText.string(viewDirective, "sql")
+                if object.directives.contains(where: { $0.name.value == "table" }) {
+                    problems.append(
+                        DataConnectWorkspaceError(
+                            file: path, line: position.line, column: position.column,
+                            "\(typeName) is both a @table and a @view; keep one"))
+                } else if sql != nil, GraphQLText.string(viewDirective, "name") != nil {
+                    problems.append(
+                        DataConnectWorkspaceError(
+                            file: path, line: position.line, column: position.column,
+                            "@view on \(typeName) gives both name and sql; give one: sql for a SELECT, name for a view "
+                                + "the database has"))
+                }
+                table.view = sql.map(ViewSource.sql) ?? .named(table.sqlName)
+            }
             for directive in object.directives where directive.name.value == "unique" {
                 if let fields = GraphQLText.strings(directive, "fields") { tableUniques.append(fields) }
             }
@@ -270,6 +295,14 @@ extension DataConnectSchema {
                 let name = field.name.value
                 let directive = { (name: String) in field.directives.first { $0.name.value == name } }
                 let position = GraphQLText.position(field.loc, path: path)
+                if viewDirective != nil, isRequired {
+                    // The service's documentation of `@view`: a field whose column the SELECT lacks is null.
+                    problems.append(
+                        DataConnectWorkspaceError(
+                            file: path, line: position.line, column: position.column,
+                            "\(typeName).\(name) is non-null, but the fields of a @view must be nullable (a column "
+                                + "its SELECT does not give is null): drop the !"))
+                }
                 if directive("index") != nil { tableIndexes.append([name]) }
                 if tableNames.contains(named) && !isList {
                     let ref = directive("ref")
@@ -309,14 +342,52 @@ extension DataConnectSchema {
                 if directive("unique") != nil { tableUniques.append([name]) }
                 let size = (directive("col")?.arguments.first { $0.name.value == "size" }?.value as? IntValue)
                     .flatMap { Int($0.value) }
+                var searchLanguage: String?
+                if let searchable = directive("searchable") {
+                    let language = GraphQLText.string(searchable, "language") ?? "english"
+                    if viewDirective != nil {
+                        problems.append(
+                            DataConnectWorkspaceError(
+                                file: path, line: position.line, column: position.column,
+                                "\(typeName).\(name) is a field of a @view, which has no full-text index: put "
+                                    + "@searchable on the field of the @table the view reads"))
+                    } else if type != .string || isList {
+                        problems.append(
+                            DataConnectWorkspaceError(
+                                file: path, line: position.line, column: position.column,
+                                "\(typeName).\(name) is \(isList ? "a list" : "a \(type)"); @searchable goes on String "
+                                    + "fields, which the full-text index holds"))
+                    } else if !DataConnectNaming.textSearchLanguages.contains(language) {
+                        problems.append(
+                            DataConnectWorkspaceError(
+                                file: path, line: position.line, column: position.column,
+                                "\(typeName).\(name): @searchable(language: \"\(language)\") is not a text-search "
+                                    + "language; use one of "
+                                    + DataConnectNaming.textSearchLanguages.sorted().joined(separator: ", ")))
+                    } else if let other = table.columns.first(where: { $0.searchLanguage != nil }),
+                        other.searchLanguage != language
+                    {
+                        // The service's documentation: columns searched together must all use one language.
+                        problems.append(
+                            DataConnectWorkspaceError(
+                                file: path, line: position.line, column: position.column,
+                                "\(typeName).\(name) is searched in \(language) but \(other.field) in "
+                                    + "\(other.searchLanguage ?? ""); the @searchable fields of a type share one language"
+                            ))
+                    } else {
+                        searchLanguage = language
+                    }
+                }
                 table.columns.append(
                     Column(
                         field: name,
                         sqlName: GraphQLText.string(directive("col"), "name") ?? DataConnectNaming.snakeCase(name),
                         type: type, isList: isList, isRequired: isRequired, defaultValue: defaultValue,
-                        foreignKeyOf: nil, size: type == .vector ? size : nil))
+                        foreignKeyOf: nil, size: type == .vector ? size : nil, searchLanguage: searchLanguage))
             }
             var declaredKey = GraphQLText.strings(tableDirective, "key")
+            // A view has no key: its rows are listed, never looked up, changed or referred to.
+            if viewDirective != nil { declaredKey = [] }
             if declaredKey == nil {
                 declaredKey = ["id"]
                 if !object.fields.contains(where: { $0.name.value == "id" }) {

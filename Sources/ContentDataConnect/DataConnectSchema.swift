@@ -3,7 +3,7 @@ public import ContentJSON
 /// The tables a Data Connect schema declares, with everything Data Connect derives from them: columns,
 /// foreign keys, keys, and the relation fields each table gains.
 public struct DataConnectSchema: Sendable {
-    /// The `@table` types, in declaration order.
+    /// The `@table` and `@view` types, in declaration order.
     public var tables: [Table]
     /// The `enum` types, by name, with their values.
     public var enums: [String: [String]]
@@ -108,6 +108,11 @@ extension DataConnectSchema {
         public var relations: [Relation]
         /// Where the type is declared.
         public var position: SourcePosition
+        /// Where a `@view` type's rows come from; `nil` for a `@table`.
+        public var view: ViewSource?
+
+        /// Whether the type is a `@view`: read-only, without a key, listed but not looked up.
+        public var isView: Bool { view != nil }
 
         /// The column for a field name.
         ///
@@ -127,6 +132,17 @@ extension DataConnectSchema {
 
         /// The key columns.
         public var keyColumns: [Column] { key.compactMap(column) }
+
+        /// The `@searchable` columns, in the full-text index.
+        public var searchableColumns: [Column] { columns.filter { $0.searchLanguage != nil } }
+    }
+
+    /// The rows of a `@view` type.
+    public enum ViewSource: Sendable, Hashable {
+        /// `@view(sql:)`: a `SELECT` the service runs as written.
+        case sql(String)
+        /// `@view(name:)` or a bare `@view`: a view the database already has, by name.
+        case named(String)
     }
 
     /// A stored value.
@@ -147,6 +163,8 @@ extension DataConnectSchema {
         public var foreignKeyOf: String?
         /// `@col(size:)`: how many numbers a `Vector` holds.
         public var size: Int?
+        /// `@searchable(language:)`: the text-search language of a column in the full-text index.
+        public var searchLanguage: String?
     }
 
     /// A field that points at a row of another table (`movie: Movie!`).

@@ -90,6 +90,10 @@ public struct DataConnectEmulator: Sendable {
     /// Parts of the workspace that are not served, to tell the user at start.
     public var workspaceNotes: [String] {
         var notes = engine.workspace.notes
+        for table in engine.workspace.schema.tables {
+            guard let problem = engine.store.viewProblems[table.typeName] else { continue }
+            notes.append("\(table.position): \(engine.viewFailure(table, problem).description)")
+        }
         for connector in engine.workspace.connectors {
             if let mode = connector.defaultAuth {
                 notes.append(

@@ -9,6 +9,8 @@ internal import OrderedCollections
 struct RowData: Sendable {
     var rowid: Int64
     var values: [String: DatabaseValue]
+    /// The search score that found the row (a distance or a relevance), when a search did.
+    var score: Double?
 }
 
 /// A resolver's error: becomes a GraphQL error with the field's path.
@@ -29,12 +31,41 @@ extension Map {
 
 extension DataConnectEngine {
     static let rowKey = "\u{1}row"
+    static let metadataKey = "\u{1}metadata"
+
+    /// A row's `_id`: the SDKs' cache key, the same for the same row in every response.
+    ///
+    /// The service documents `_id` as "a generated field that is used for caching results in SDKs", derived from
+    /// the key columns (`@fdc_generated(from: "DirectedBy.movieId,directedbyId", purpose: ENTITY_ID)`), and gives
+    /// no encoding; the SDKs treat it as opaque. Here it is the base64 of the type name and the key values in JSON.
+    static func entityID(_ row: RowData, table: DataConnectSchema.Table) -> String {
+        var text = Array(table.typeName.utf8) + Array("[".utf8)
+        for (index, column) in table.keyColumns.enumerated() {
+            if index > 0 { text += Array(",".utf8) }
+            switch (row.values[column.field] ?? .null).storage {
+            case .string(let string): JSONValue.writeString(string, to: &text)
+            case .int64(let integer): text += Array("\(integer)".utf8)
+            case .double(let double): text += Array("\(double)".utf8)
+            case .blob(let data): text += Array("\"\(data.base64EncodedString())\"".utf8)
+            case .null: text += Array("null".utf8)
+            }
+        }
+        text += Array("]".utf8)
+        return Data(text).base64EncodedString()
+    }
 
     func attachResolvers() throws {
         let tables = workspace.schema.tables
         if let query = schema.queryType {
             let fields = try query.fields()
             for table in tables {
+                if table.isView {
+                    fields[table.plural]?.resolve = { _, args, context, info in
+                        let state = try ExecutionState.from(context)
+                        return try await self.listView(table, args: args, state: state, info: info)
+                    }
+                    continue
+                }
                 fields[table.singular]?.resolve = { _, args, context, _ in
                     let state = try ExecutionState.from(context)
                     var query = RowQuery(schema: self.workspace.schema, values: state.values)
@@ -55,6 +86,64 @@ extension DataConnectEngine {
                     return try await self.fetch(sql, table: table).map { self.render($0, table: table) }
                 }
             }
+            for table in tables {
+                if let language = table.searchableColumns.first?.searchLanguage {
+                    fields["\(table.plural)_search"]?.resolve = { _, args, context, info in
+                        let state = try ExecutionState.from(context)
+                        guard let text = args["query"].string else { return [[String: any Sendable]]() }
+                        let search: FullTextSearch.Query
+                        do {
+                            search = try FullTextSearch.parse(
+                                text, format: args["queryFormat"].string ?? "QUERY", language: language)
+                        } catch let failure as FullTextSearch.Failure {
+                            throw FieldFailure(description: failure.description)
+                        }
+                        var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                        let threshold = args["relevanceThreshold"].double
+                        let matches = { (alias: String) -> SQLFragment in
+                            let matched = FullTextSearch.condition(search, table: table, alias: alias)
+                            guard let threshold else { return matched }
+                            let relevance = FullTextSearch.relevance(search, table: table, alias: alias)
+                            return .joined(
+                                [
+                                    matched,
+                                    SQLFragment(
+                                        text: "(\(relevance.text)) >= ?",
+                                        arguments: relevance.arguments + [threshold.databaseValue]),
+                                ], by: "AND")
+                        }
+                        let sql = try query.select(
+                            table, alias: query.alias(), arguments: args, extra: matches,
+                            distinct: Self.distinctColumns(args, info, table),
+                            ranking: .init(
+                                score: { FullTextSearch.relevance(search, table: table, alias: $0) }, descending: true))
+                        return try await self.fetch(sql, table: table).map {
+                            self.render($0, table: table, metadata: "relevance")
+                        }
+                    }
+                }
+                for column in table.columns where column.type == .vector && !column.isList {
+                    fields["\(table.plural)_\(column.field)_similarity"]?.resolve = { _, args, context, _ in
+                        let state = try ExecutionState.from(context)
+                        let similarity = try VectorSimilarity(arguments: args, column: column, table: table)
+                        var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                        let within = similarity.within.map { limit in
+                            { (alias: String) -> SQLFragment in
+                                let distance = similarity.distance(column, alias: alias)
+                                return SQLFragment(
+                                    text: "(\(distance.text)) < ?",
+                                    arguments: distance.arguments + [limit.databaseValue])
+                            }
+                        }
+                        let sql = try query.select(
+                            table, alias: query.alias(), arguments: args, extra: within,
+                            ranking: .init(score: { similarity.distance(column, alias: $0) }, descending: false))
+                        return try await self.fetch(sql, table: table).map {
+                            self.render($0, table: table, metadata: "distance")
+                        }
+                    }
+                }
+            }
             fields["_service"]?.resolve = { _, _, _, _ in self.serviceDescription }
             for (name, first) in [("_select", false), ("_selectFirst", true)] {
                 fields[name]?.resolve = { _, args, context, info in
@@ -67,8 +156,18 @@ extension DataConnectEngine {
         for table in tables {
             guard let type = schema.getType(name: table.typeName) as? GraphQLObjectType else { continue }
             let fields = try type.fields()
-            // Distance and relevance belong to vector and full-text search, which are not emulated: both null.
-            fields["_metadata"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
+            // Distance and relevance are set by the vector and full-text searches that found the row, else null.
+            fields["_metadata"]?.resolve = { source, _, _, _ in
+                (source as? [String: any Sendable])?[Self.metadataKey] ?? [String: any Sendable]()
+            }
+            fields["_id"]?.resolve = { source, _, _, _ in
+                guard let row = (source as? [String: any Sendable])?[Self.rowKey] as? RowData else {
+                    throw FieldFailure(
+                        description: "_id identifies one \(table.typeName) row; a list that selects aggregates "
+                            + "answers groups, which have none")
+                }
+                return Self.entityID(row, table: table)
+            }
             // Aggregates are computed by the list that holds the row, under their response keys.
             for (name, field) in fields where Aggregates.parse(name, table: table) != nil {
                 field.resolve = { source, _, _, info in
@@ -99,7 +198,7 @@ extension DataConnectEngine {
         }
         if let mutation = schema.mutationType {
             let fields = try mutation.fields()
-            for table in tables {
+            for table in tables where !table.isView {
                 attachMutations(table, to: fields)
             }
             // `query { … }` inside a mutation: the root query fields, reading this mutation's writes so far.
@@ -200,8 +299,59 @@ extension DataConnectEngine {
         }
     }
 
+    /// The rows of a `@view`, as a list field reads a table's.
+    func listView(_ table: DataConnectSchema.Table, args: Map, state: ExecutionState, info: GraphQLResolveInfo)
+        async throws -> (any Sendable)?
+    {
+        if let problem = store.viewProblems[table.typeName] {
+            throw viewFailure(table, problem)
+        }
+        var query = RowQuery(schema: workspace.schema, values: state.values)
+        if let grouped = try Aggregates.selection(of: info, table: table) {
+            let sql = try query.aggregate(
+                table, alias: query.alias(), arguments: args, extra: nil, aggregates: grouped.aggregates,
+                groups: grouped.groups)
+            do {
+                return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
+            } catch let error as DatabaseError {
+                throw viewFailure(table, error.message ?? "\(error)")
+            }
+        }
+        let sql = try query.select(
+            table, alias: query.alias(), arguments: args, distinct: Self.distinctColumns(args, info, table))
+        return try await fetch(sql, table: table).map { render($0, table: table) }
+    }
+
+    /// A `@view` that SQLite cannot read, with what it said and what to do.
+    func viewFailure(_ table: DataConnectSchema.Table, _ message: String) -> FieldFailure {
+        switch table.view {
+        case .sql(let sql)?:
+            return FieldFailure(
+                description: "the SELECT of @view(sql:) on \(table.typeName) does not run on the emulator's SQLite: "
+                    + "\(message). The service runs it on PostgreSQL as written; rewrite it in SQL both understand "
+                    + "to read it here (\(sql.prefix(200)))")
+        default:
+            return FieldFailure(
+                description: "\(table.typeName) reads the database view \(table.sqlName), which the emulator's "
+                    + "database cannot read (\(message)): @view(name:) names a view made in PostgreSQL; give its "
+                    + "SELECT as @view(sql:) to read it here")
+        }
+    }
+
     /// Reads rows and maps their columns to field names.
     func fetch(_ sql: SQLFragment, table: DataConnectSchema.Table) async throws -> [RowData] {
+        if table.isView {
+            if let problem = store.viewProblems[table.typeName] { throw viewFailure(table, problem) }
+            do {
+                return try await fetchRows(sql, table: table)
+            } catch let error as DatabaseError {
+                throw viewFailure(table, error.message ?? "\(error)")
+            }
+        }
+        return try await fetchRows(sql, table: table)
+    }
+
+    private func fetchRows(_ sql: SQLFragment, table: DataConnectSchema.Table) async throws -> [RowData] {
         let columns = table.columns
         return try await store.access { db in
             try Row.fetchAll(db, sql: sql.text, arguments: StatementArguments(sql.arguments)).map { row in
@@ -209,14 +359,21 @@ extension DataConnectEngine {
                 for column in columns {
                     values[column.field] = (row[column.sqlName] as DatabaseValue?) ?? .null
                 }
-                return RowData(rowid: row["__rowid"] ?? 0, values: values)
+                return RowData(rowid: row["__rowid"] ?? 0, values: values, score: row["__score"])
             }
         }
     }
 
     /// A row as the nested dictionaries the default resolvers read, with the raw row kept for relations.
-    func render(_ row: RowData, table: DataConnectSchema.Table) -> [String: any Sendable] {
+    ///
+    /// - Parameters:
+    ///   - row: The row.
+    ///   - table: Its table.
+    ///   - metadata: The `_metadata` field its search score fills (`distance`, `relevance`), if any.
+    /// - Returns: The field values by name, the row under ``rowKey`` and the score under ``metadataKey``.
+    func render(_ row: RowData, table: DataConnectSchema.Table, metadata: String? = nil) -> [String: any Sendable] {
         var item: [String: any Sendable] = [Self.rowKey: row]
+        if let metadata, let score = row.score { item[Self.metadataKey] = [metadata: score] as [String: any Sendable] }
         for column in table.columns {
             if let value = StoredValue.wire(row.values[column.field] ?? .null, as: column.type, isList: column.isList) {
                 item[column.field] = value
@@ -338,6 +495,11 @@ extension DataConnectEngine {
                     }.joined(separator: " AND "),
                     arguments: values)
             }
+            if let grouped = try Aggregates.selection(of: info, table: target) {
+                return try await aggregateFar(
+                    grouped, target: target, join: join, near: nearReference, far: farReference, values: values,
+                    args: args, query: &query, relation: relation.name)
+            }
             let sql = try query.select(join, alias: query.alias(), arguments: args, extra: correlation)
             var rows: [[String: any Sendable]] = []
             for joinRow in try await fetch(sql, table: join) {
@@ -348,6 +510,44 @@ extension DataConnectEngine {
             }
             return args["distinct"].bool == true ? Self.distinct(rows, info: info) : rows
         }
+    }
+
+    /// Aggregates over the far rows of a many-to-many field (`actors_via_MovieActor { _count }`): the rows of
+    /// `target` that a join row links to this parent, the join rows picked by `where` as for the list itself.
+    private func aggregateFar(
+        _ grouped: (aggregates: [Aggregates.Selected], groups: [DataConnectSchema.Column]),
+        target: DataConnectSchema.Table, join: DataConnectSchema.Table, near: DataConnectSchema.Reference,
+        far: DataConnectSchema.Reference, values: [DatabaseValue], args: Map, query: inout RowQuery,
+        relation: String
+    ) async throws -> (any Sendable)? {
+        // `orderBy` and `having` name the join table's fields, which the groups of far rows do not have.
+        for name in ["orderBy", "having"] where !args[name].isAbsent {
+            throw FieldFailure(
+                description: "\(relation) orders and filters its \(join.typeName) rows; with aggregates selected, "
+                    + "\(name) has no \(join.typeName) row to apply to: leave it out, or aggregate the "
+                    + "\(join.plural) list instead")
+        }
+        let joinAlias = query.alias()
+        let joinFilter = try query.filter(args["where"], table: join, alias: joinAlias)
+        let column = { (table: DataConnectSchema.Table, field: String) in
+            DataConnectStore.quote(table.column(field)?.sqlName ?? field)
+        }
+        let links = { (alias: String) -> SQLFragment in
+            let onFar = far.columns.map {
+                "\(joinAlias).\(column(join, $0.local)) = \(alias).\(column(target, $0.target))"
+            }
+            let onNear = near.columns.map { "\(joinAlias).\(column(join, $0.local)) = ?" }
+            return SQLFragment(
+                text: "EXISTS (SELECT 1 FROM \(DataConnectStore.quote(join.sqlName)) \(joinAlias) WHERE "
+                    + (onFar + onNear).joined(separator: " AND ") + " AND (\(joinFilter.text)))",
+                arguments: values + joinFilter.arguments)
+        }
+        var paging: OrderedDictionary<String, Map> = [:]
+        for name in ["limit", "offset"] where !args[name].isAbsent { paging[name] = args[name] }
+        let sql = try query.aggregate(
+            target, alias: query.alias(), arguments: .dictionary(paging), extra: links,
+            aggregates: grouped.aggregates, groups: grouped.groups)
+        return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
     }
 
     /// The selected columns `distinct: true` compares, or none when it is not asked for.

@@ -88,7 +88,12 @@ struct DataConnectEngine: Sendable {
         DataConnectScalars.install(in: schema)
         // A data file is bound to its tables, not to the GraphQL the service generates over them, which grows as
         // the emulator follows the service.
-        let tables = workspace.schema.tables.map { DataConnectStore.createStatement($0, in: workspace.schema) }
+        // The full-text indexes are part of the file too (none without `@searchable`, so older files still open).
+        let tables =
+            workspace.schema.tables.filter { !$0.isView }.map {
+                DataConnectStore.createStatement($0, in: workspace.schema)
+            }
+            + workspace.schema.tables.flatMap(FullTextSearch.statements)
         store = try DataConnectStore(
             path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(tables.joined(separator: ";\n")))
         var prepared: [String: [String: PreparedOperation]] = [:]

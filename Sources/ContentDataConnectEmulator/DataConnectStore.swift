@@ -15,6 +15,8 @@ struct DataConnectStore: Sendable {
     let lock = SerialLock()
     /// Whether the tables were created by this open (so the seed data should run).
     let isNew: Bool
+    /// The `@view(sql:)` types whose SELECT SQLite refused, with what it said, by type name.
+    let viewProblems: [String: String]
 
     static let metadataTable = "_content_dataconnect"
 
@@ -34,6 +36,8 @@ struct DataConnectStore: Sendable {
             // Postgres LIKE is case-sensitive; make SQLite's match.
             try db.execute(sql: "PRAGMA case_sensitive_like = ON")
             db.add(function: Self.regexFunction)
+            db.add(function: VectorSimilarity.distanceFunction)
+            TextSearchRank.register(on: db)
         }
         do {
             if let path { try EmulatorDataFile.prepare(path) }
@@ -51,12 +55,13 @@ struct DataConnectStore: Sendable {
                     }
                     return false
                 }
-                for table in schema.tables where try db.tableExists(table.sqlName) {
+                for table in schema.tables where !table.isView {
+                    guard try db.tableExists(table.sqlName) else { continue }
                     throw EmulatorError.workspace(
                         "\(path ?? "the database") already has a table named \(table.sqlName) that this schema did "
                             + "not make; pass another --data file")
                 }
-                for table in schema.tables {
+                for table in schema.tables where !table.isView {
                     try db.execute(sql: Self.createStatement(table, in: schema))
                     for (number, fields) in table.indexes.enumerated() {
                         let columns = fields.map { Self.quote(table.column($0)?.sqlName ?? $0) }.joined(separator: ", ")
@@ -64,16 +69,45 @@ struct DataConnectStore: Sendable {
                             sql: "CREATE INDEX \(Self.quote("\(table.sqlName)_\(number)_idx")) ON "
                                 + "\(Self.quote(table.sqlName)) (\(columns))")
                     }
+                    for statement in FullTextSearch.statements(table) { try db.execute(sql: statement) }
                 }
                 try db.execute(sql: "CREATE TABLE \(Self.metadataTable) (fingerprint TEXT NOT NULL)")
                 try db.execute(sql: "INSERT INTO \(Self.metadataTable) VALUES (?)", arguments: [fingerprint])
                 return true
             }
+            viewProblems = try queue.write { db in try Self.createViews(schema, in: db) }
         } catch let error as EmulatorError {
             throw error
         } catch {
             throw EmulatorError.database("\(path ?? ":memory:"): \(error)")
         }
+    }
+
+    /// Creates the `@view(sql:)` views, as temporary views of the one connection: they are not data, so a data
+    /// file stays bound to its tables alone, and a changed SELECT needs no new file.
+    ///
+    /// Each view numbers its rows as `rowid`, which ordering, paging and `distinct` need and a view lacks.
+    ///
+    /// - Returns: What SQLite said of each SELECT it refused, by type name.
+    private static func createViews(_ schema: DataConnectSchema, in db: Database) throws -> [String: String] {
+        var problems: [String: String] = [:]
+        for table in schema.tables {
+            guard case .sql(let sql)? = table.view else { continue }
+            var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+            while select.hasSuffix(";") {
+                select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            do {
+                // One statement: what follows a `;` inside the SELECT is refused, not run.
+                try db.makeStatement(
+                    sql: "CREATE TEMP VIEW \(quote(table.sqlName)) AS SELECT row_number() OVER () AS rowid, * FROM "
+                        + "(\(select))"
+                ).execute()
+            } catch let error as DatabaseError {
+                problems[table.typeName] = error.message ?? "\(error)"
+            }
+        }
+        return problems
     }
 
     /// Runs database work on the connection, inside whatever transaction the operation holds.

@@ -42,6 +42,14 @@ struct RowQuery {
     /// Whether the statement being built groups rows, so that `orderBy` may name aggregates.
     var isGrouping = false
 
+    /// What a search ranks rows by: selected as `__score`, and ordered by after `orderBy`.
+    struct Ranking {
+        /// The score of the row on an alias.
+        var score: (String) -> SQLFragment
+        /// Whether a higher score comes first (relevance) rather than a lower one (distance).
+        var descending: Bool
+    }
+
     mutating func alias() -> String {
         aliasCount += 1
         return "t\(aliasCount)"
@@ -65,11 +73,12 @@ struct RowQuery {
     ///   - extra: A further condition, made for whichever alias it must apply to.
     ///   - distinct: Columns whose values must differ between rows; the first row of each set is kept,
     ///     before ordering and paging.
+    ///   - ranking: A search's score, selected and ordered by.
     /// - Returns: The statement and its arguments.
     /// - Throws: ``Failure`` for filters and orders the table does not have, or a negative limit or offset.
     mutating func select(
         _ table: DataConnectSchema.Table, alias: String, arguments: Map,
-        extra: ((String) -> SQLFragment)? = nil, distinct: [DataConnectSchema.Column] = []
+        extra: ((String) -> SQLFragment)? = nil, distinct: [DataConnectSchema.Column] = [], ranking: Ranking? = nil
     ) throws -> SQLFragment {
         var condition = try filter(arguments["where"], table: table, alias: alias)
         if let extra { condition = SQLFragment.joined([condition, extra(alias)], by: "AND") }
@@ -84,11 +93,20 @@ struct RowQuery {
                 arguments: innerCondition.arguments)
             condition = SQLFragment.joined([condition, firsts], by: "AND")
         }
+        let score = ranking.map { $0.score(alias) }
         var sql = SQLFragment(
-            text: "SELECT \(alias).rowid AS \"__rowid\", \(alias).* FROM \(DataConnectStore.quote(table.sqlName)) "
-                + "\(alias) WHERE \(condition.text)",
-            arguments: condition.arguments)
-        let order = try self.order(arguments["orderBy"], table: table, alias: alias)
+            text: "SELECT \(alias).rowid AS \"__rowid\", \(alias).*"
+                + (score.map { ", (\($0.text)) AS \"__score\"" } ?? "")
+                + " FROM \(DataConnectStore.quote(table.sqlName)) \(alias) WHERE \(condition.text)",
+            arguments: (score?.arguments ?? []) + condition.arguments)
+        var order = try self.order(arguments["orderBy"], table: table, alias: alias)
+        if let score, let ranking {
+            // Nulls last, as PostgreSQL sorts them ascending.
+            order += [
+                SQLFragment(text: "(\(score.text)) IS NULL", arguments: score.arguments),
+                SQLFragment(text: "(\(score.text)) \(ranking.descending ? "DESC" : "ASC")", arguments: score.arguments),
+            ]
+        }
         sql.text += " ORDER BY " + (order.map(\.text) + ["\(alias).rowid"]).joined(separator: ", ")
         sql.arguments += order.flatMap(\.arguments)
         let limit = arguments["limit"].int

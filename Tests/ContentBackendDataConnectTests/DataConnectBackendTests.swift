@@ -590,7 +590,8 @@ struct DataConnectBackendTests {
         #expect(
             names == [
                 "createMovie", "updateMovieRating", "deleteMovie", "upsertUser", "addReview", "deleteReview",
-                "listMoviesByGenre", "listMovies", "getMovieByKey", "searchMovies", "listMyReviews",
+                "listMoviesByGenre", "findMovies", "listGenres", "listMovies", "getMovieByKey", "searchMovies",
+                "listMyReviews",
             ])
         let myReviews = rows.arrayValue?.first { $0["operation"] == .string("listMyReviews") }
         #expect(myReviews?["auth"] == .string("USER"))

@@ -60,6 +60,10 @@ struct AwkwardClientLoopbackTests {
             #expect(aliased.a.map(\.title).sorted() == ["Alpha", "Beta"])
             #expect(Set(aliased.A.compactMap(\.rating)) == [.pg13_, .aB_])
             #expect(aliased.strings.count == 2)
+            // `_metadata` and an alias `metadata` get structs of their own; outside a search both are empty.
+            #expect(aliased.underscored.count == 2)
+            #expect(Set(aliased.underscored.map(\._id)).count == 2)
+            #expect(aliased.underscored.allSatisfy { $0._metadata?.relevance == nil && $0.metadata?.distance == nil })
         }
     }
 }

@@ -1167,6 +1167,37 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    @Test func aManyToManyListAggregatesTheRowsItLinksTo() async throws {
+        try await DataConnectHarness.run { client async throws in
+            let data = try await client.data(
+                """
+                query {
+                  one: movie(id: "0b5c1b1e3a524c7e9d0b6f1e8a2c4d01") {
+                    all: actors_via_MovieActor { _count }
+                    main: actors_via_MovieActor(where: {role: {eq: "main"}}) { _count }
+                    byName: actors_via_MovieActor { name _count }
+                  }
+                  four: movie(id: "0b5c1b1e3a524c7e9d0b6f1e8a2c4d04") {
+                    actors_via_MovieActor { born_min born_max born_count }
+                  }
+                }
+                """)
+            // Orbit of Glass links Ada Okafor (main) and Lena Virtanen (supporting).
+            #expect(data["one"]?["all"]?.jsonText == #"[{"_count":2}]"#)
+            #expect(data["one"]?["main"]?.jsonText == #"[{"_count":1}]"#)
+            #expect(
+                data["one"]?["byName"]?.jsonText
+                    == #"[{"name":"Ada Okafor","_count":1},{"name":"Lena Virtanen","_count":1}]"#)
+            #expect(
+                data["four"]?["actors_via_MovieActor"]?.jsonText
+                    == #"[{"born_min":"1977-07-29","born_max":"1990-11-02","born_count":2}]"#)
+            let ordered = try await client.graphql(
+                #"query { movie(id: "0b5c1b1e3a524c7e9d0b6f1e8a2c4d01") { actors_via_MovieActor(orderBy: {role: ASC}) { _count } } }"#
+            )
+            #expect(ordered.text.contains("with aggregates selected, orderBy has no MovieActor row"), "\(ordered.text)")
+        }
+    }
+
     @Test func aggregatesOutsideAListOrBesideARelationAreRefusedWithTheReason() async throws {
         try await DataConnectHarness.run { client async throws in
             let single = try await client.graphql(#"query { movie(id: "\#(Self.orbitOfGlass)") { _count } }"#)

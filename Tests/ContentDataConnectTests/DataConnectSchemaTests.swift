@@ -28,18 +28,24 @@ struct DataConnectSchemaTests {
 
     @Test func exampleTablesTakeSnakeCaseSQLNamesOrTheDeclaredName() throws {
         let schema = try exampleSchema()
-        #expect(schema.tables.map(\.typeName) == ["Movie", "MovieMetadata", "Actor", "MovieActor", "User", "Review"])
         #expect(
-            schema.tables.map(\.sqlName) == ["movie", "movie_metadata", "actor", "movie_actor", "user", "reviews"])
+            schema.tables.map(\.typeName)
+                == ["Movie", "MovieMetadata", "Actor", "MovieActor", "User", "Review", "GenreSummary"])
+        #expect(
+            schema.tables.map(\.sqlName)
+                == ["movie", "movie_metadata", "actor", "movie_actor", "user", "reviews", "genre_summary"])
+        #expect(schema.tables.map(\.isView) == [false, false, false, false, false, false, true])
         #expect(schema.enums.isEmpty)
     }
 
     @Test func exampleTablesDeriveSingularAndPluralFieldNames() throws {
         let schema = try exampleSchema()
         #expect(
-            schema.tables.map(\.singular) == ["movie", "movieMetadata", "actor", "movieActor", "user", "review"])
+            schema.tables.map(\.singular)
+                == ["movie", "movieMetadata", "actor", "movieActor", "user", "review", "genreSummary"])
         #expect(
-            schema.tables.map(\.plural) == ["movies", "movieMetadatas", "actors", "movieActors", "users", "reviews"])
+            schema.tables.map(\.plural)
+                == ["movies", "movieMetadatas", "actors", "movieActors", "users", "reviews", "genreSummaries"])
     }
 
     @Test func tableWithoutAKeyGainsAGeneratedUUIDIdFirst() throws {
@@ -194,10 +200,10 @@ struct DataConnectSchemaTests {
         let schema = try exampleSchema()
         let movie = try table("Movie", in: schema)
         #expect(movie.position.file == Self.exampleSchemaFile.path)
-        #expect(movie.position.line == 2)
+        #expect(movie.position.line == 3)
         #expect(movie.position.column == 1)
-        #expect(try table("MovieMetadata", in: schema).position.line == 13)
-        #expect(try table("Review", in: schema).position.line == 39)
+        #expect(try table("MovieMetadata", in: schema).position.line == 14)
+        #expect(try table("Review", in: schema).position.line == 40)
     }
 
     // MARK: - Inline schemas

@@ -38,7 +38,7 @@ struct DataConnectWorkspaceTests {
         #expect(workspace.schemaFiles.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["schema.gql"])
         #expect(
             workspace.schema.tables.map(\.typeName)
-                == ["Movie", "MovieMetadata", "Actor", "MovieActor", "User", "Review"])
+                == ["Movie", "MovieMetadata", "Actor", "MovieActor", "User", "Review", "GenreSummary"])
     }
 
     @Test func loadingTheExampleFindsTheMoviesConnectorWithOperationsInFileOrder() throws {
@@ -51,12 +51,13 @@ struct DataConnectWorkspaceTests {
         #expect(
             connector.operations.map(\.name) == [
                 "createMovie", "updateMovieRating", "deleteMovie", "upsertUser", "addReview", "deleteReview",
-                "listMoviesByGenre", "listMovies", "getMovieByKey", "searchMovies", "listMyReviews",
+                "listMoviesByGenre", "findMovies", "listGenres", "listMovies", "getMovieByKey", "searchMovies",
+                "listMyReviews",
             ])
         #expect(
             connector.operations.map(\.kind)
                 == [ConnectorOperation.Kind](repeating: .mutation, count: 6)
-                + [ConnectorOperation.Kind](repeating: .query, count: 5))
+                + [ConnectorOperation.Kind](repeating: .query, count: 7))
     }
 
     @Test func connectorAndOperationLookupsReturnNilForUnknownNames() throws {

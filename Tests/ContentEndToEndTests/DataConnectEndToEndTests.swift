@@ -39,7 +39,7 @@ struct DataConnectEndToEndTests {
 
         """
 
-    static let connectorCSV = "connector,queries,mutations,service,location\nmovies,5,6,content-sample,us-central1\n"
+    static let connectorCSV = "connector,queries,mutations,service,location\nmovies,7,6,content-sample,us-central1\n"
 
     /// Each Sci-Fi movie as the compact JSON object the service answers.
     static var sciFiObjects: [String] {
@@ -156,6 +156,8 @@ struct DataConnectEndToEndTests {
                 addReview,mutation,"movieId: UUID!, rating: Int!, text: String",USER
                 deleteReview,mutation,movieId: UUID!,USER
                 listMoviesByGenre,query,genre: String!,PUBLIC
+                findMovies,query,"query: String!, genre: String",PUBLIC
+                listGenres,query,,PUBLIC
                 listMovies,query,"orderByRating: OrderDirection, limit: Int = 50, offset: Int",PUBLIC
                 getMovieByKey,query,key: Movie_Key!,PUBLIC
                 searchMovies,query,"title: String, minRating: Float, tag: String",PUBLIC

@@ -121,14 +121,28 @@ struct ServeEndToEndTests {
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("no-such-folder: no such folder"), "\(missing.stderr)")
         guard let flutterFire = TestLocations.corpusFolder("dataconnect/flutterfire-example") else { return }
+        let reference = flutterFire.appendingPathComponent(".dataconnect/schema")
         let compared = try ContentProcess.run(
-            [
-                "dataconnect", "schema", "--workspace", flutterFire.path, "--compare",
-                flutterFire.appendingPathComponent(".dataconnect/schema").path,
-            ], in: ContentProcess.repository)
-        #expect(compared.status == 6)
-        #expect(compared.stdout.contains("missing Movie._id: ID!\n"), "\(compared.stdout)")
-        #expect(compared.stderr.contains("differs from"), "\(compared.stderr)")
+            ["dataconnect", "schema", "--workspace", flutterFire.path, "--compare", reference.path],
+            in: ContentProcess.repository)
+        #expect(compared.status == 0, "\(compared.stdout)\(compared.stderr)")
+        #expect(compared.stdout == "")
+        #expect(compared.stderr.contains("the schemas match"), "\(compared.stderr)")
+        // A reference that differs: Firebase's, with a field the emulator does not generate.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let changed = scratch.url.appendingPathComponent("schema")
+        try FileManager.default.copyItem(at: reference, to: changed)
+        let query = changed.appendingPathComponent("main/query.gql")
+        let text = try String(contentsOf: query, encoding: .utf8)
+        try text.replacingOccurrences(of: "extend type Query {", with: "extend type Query {\n  extraField: Int!")
+            .write(to: query, atomically: true, encoding: .utf8)
+        let differing = try ContentProcess.run(
+            ["dataconnect", "schema", "--workspace", flutterFire.path, "--compare", changed.path],
+            in: ContentProcess.repository)
+        #expect(differing.status == 6)
+        #expect(differing.stdout.contains("missing Query.extraField: Int!\n"), "\(differing.stdout)")
+        #expect(differing.stderr.contains("differs from"), "\(differing.stderr)")
     }
 
     @Test func ctrlCStopsServeQuietlyWithTheInterruptedCode() throws {

@@ -68,13 +68,13 @@ extension AwkwardConfigQueries {
 
         internal struct PersonList: Decodable, Sendable, Hashable {
             internal let items: [Item]
-            internal let _references: [_reference?]?
+            internal let _references: [Reference?]?
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let name: String?
             }
 
-            internal struct _reference: Decodable, Sendable, Hashable {
+            internal struct Reference: Decodable, Sendable, Hashable {
                 internal let ref: Ref?
                 internal let image: Image?
 

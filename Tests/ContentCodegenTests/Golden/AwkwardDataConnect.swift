@@ -70,6 +70,8 @@ extension AwkwardConnector {
     ///   ratings: movies { rating }
     ///   a: movies { title }
     ///   A: movies { rating }
+    ///   # Fields whose names start with an underscore, and an alias that is the same name without it.
+    ///   underscored: movies { _id _metadata { relevance } metadata: _metadata { distance } }
     /// }
     /// ```
     internal func listAliased() async throws -> ListAliasedData {
@@ -89,6 +91,7 @@ extension AwkwardConnector {
         internal let ratings: [Ratings]
         internal let a: [A]
         internal let A: [A_]
+        internal let underscored: [Underscored]
 
         internal struct Type_: Decodable, Sendable, Hashable {
             internal let name: String
@@ -116,6 +119,20 @@ extension AwkwardConnector {
 
         internal struct A_: Decodable, Sendable, Hashable {
             internal let rating: Rating?
+        }
+
+        internal struct Underscored: Decodable, Sendable, Hashable {
+            internal let _id: String
+            internal let _metadata: Metadata?
+            internal let metadata: Metadata_?
+
+            internal struct Metadata: Decodable, Sendable, Hashable {
+                internal let relevance: Double?
+            }
+
+            internal struct Metadata_: Decodable, Sendable, Hashable {
+                internal let distance: Double?
+            }
         }
     }
 }

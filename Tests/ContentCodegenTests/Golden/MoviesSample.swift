@@ -336,6 +336,116 @@ extension MoviesConnector {
 }
 
 extension MoviesConnector {
+    /// Full-text search over titles and descriptions, most relevant first:
+    /// words, "a phrase", `or` and `-word`, as a search engine reads them.
+    ///
+    /// ```graphql
+    /// query findMovies($query: String!, $genre: String) @auth(level: PUBLIC) {
+    ///   movies_search(query: $query, where: { genre: { eq: $genre } }) {
+    ///     id
+    ///     title
+    ///     genre
+    ///     rating
+    ///     _metadata {
+    ///       relevance
+    ///     }
+    ///   }
+    /// }
+    /// ```
+    internal func findMovies(query: String, genre: String? = nil) async throws -> FindMoviesData {
+        try await self.client.data(
+            FindMoviesData.self,
+            for: Self.connector.query("findMovies"),
+            variables: FindMoviesVariables(query: query, genre: genre))
+    }
+
+    /// The variables of ``findMovies``, as they travel.
+    struct FindMoviesVariables: Encodable {
+        var query: String
+        var genre: String?
+
+        enum CodingKeys: String, CodingKey {
+            case query
+            case genre
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.query, forKey: .query)
+            try container.encodeIfPresent(self.genre, forKey: .genre)
+        }
+    }
+}
+
+extension MoviesConnector {
+    /// What ``findMovies`` returns: its `data`, as selected.
+    internal struct FindMoviesData: Decodable, Sendable, Hashable {
+        internal let movies_search: [Movies_search]
+
+        internal struct Movies_search: Decodable, Sendable, Hashable, Identifiable {
+            internal let id: UUID
+            internal let title: String
+            internal let genre: String?
+            internal let rating: Double?
+            internal let _metadata: Metadata?
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case title
+                case genre
+                case rating
+                case _metadata
+            }
+
+            internal init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                self.title = try container.decode(String.self, forKey: .title)
+                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                self._metadata = try container.decodeIfPresent(Metadata.self, forKey: ._metadata)
+            }
+
+            internal struct Metadata: Decodable, Sendable, Hashable {
+                internal let relevance: Double?
+            }
+        }
+    }
+}
+
+extension MoviesConnector {
+    /// How many movies each genre has and how they rate, from the GenreSummary view.
+    ///
+    /// ```graphql
+    /// query listGenres @auth(level: PUBLIC) {
+    ///   genreSummaries(orderBy: [{ movieCount: DESC }, { genre: ASC }]) {
+    ///     genre
+    ///     movieCount
+    ///     averageRating
+    ///   }
+    /// }
+    /// ```
+    internal func listGenres() async throws -> ListGenresData {
+        try await self.client.data(
+            ListGenresData.self,
+            for: Self.connector.query("listGenres"))
+    }
+}
+
+extension MoviesConnector {
+    /// What ``listGenres`` returns: its `data`, as selected.
+    internal struct ListGenresData: Decodable, Sendable, Hashable {
+        internal let genreSummaries: [GenreSummarie]
+
+        internal struct GenreSummarie: Decodable, Sendable, Hashable {
+            internal let genre: String?
+            internal let movieCount: Int?
+            internal let averageRating: Double?
+        }
+    }
+}
+
+extension MoviesConnector {
     /// Every movie, in the order asked for.
     ///
     /// ```graphql
