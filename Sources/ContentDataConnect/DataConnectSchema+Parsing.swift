@@ -75,6 +75,20 @@ extension DataConnectSchema {
             for name in order {
                 tables.append(try resolve(name))
             }
+            // One SQL name per type: a view would hide a table of its name, and the emulator keeps a few for itself.
+            var taken: [String: String] = ["_content_dataconnect": "the emulator"]
+            for table in tables {
+                for sqlName in [table.sqlName] + (table.searchableColumns.isEmpty ? [] : [table.sqlName + "__search"]) {
+                    if let other = taken[sqlName.lowercased()] {
+                        let at = table.position
+                        throw DataConnectWorkspaceError(
+                            file: at.file, line: at.line, column: at.column,
+                            "\(table.typeName) is stored as \(sqlName), which \(other) already uses; give one of them "
+                                + "another name (@table(name:) or @view(name:))")
+                    }
+                    taken[sqlName.lowercased()] = table.typeName
+                }
+            }
             addRelations(&tables)
             return tables
         }
@@ -342,6 +356,7 @@ extension DataConnectSchema {
                 if directive("unique") != nil { tableUniques.append([name]) }
                 let size = (directive("col")?.arguments.first { $0.name.value == "size" }?.value as? IntValue)
                     .flatMap { Int($0.value) }
+                let sqlName = GraphQLText.string(directive("col"), "name") ?? DataConnectNaming.snakeCase(name)
                 var searchLanguage: String?
                 if let searchable = directive("searchable") {
                     let language = GraphQLText.string(searchable, "language") ?? "english"
@@ -351,6 +366,13 @@ extension DataConnectSchema {
                                 file: path, line: position.line, column: position.column,
                                 "\(typeName).\(name) is a field of a @view, which has no full-text index: put "
                                     + "@searchable on the field of the @table the view reads"))
+                    } else if ["rank", "rowid"].contains(sqlName.lowercased()) {
+                        problems.append(
+                            DataConnectWorkspaceError(
+                                file: path, line: position.line, column: position.column,
+                                "\(typeName).\(name) is stored as the column \(sqlName), a name the emulator's "
+                                    + "full-text index (SQLite FTS5) keeps for itself; name the column otherwise with "
+                                    + "@col(name:)"))
                     } else if type != .string || isList {
                         problems.append(
                             DataConnectWorkspaceError(
@@ -380,10 +402,9 @@ extension DataConnectSchema {
                 }
                 table.columns.append(
                     Column(
-                        field: name,
-                        sqlName: GraphQLText.string(directive("col"), "name") ?? DataConnectNaming.snakeCase(name),
-                        type: type, isList: isList, isRequired: isRequired, defaultValue: defaultValue,
-                        foreignKeyOf: nil, size: type == .vector ? size : nil, searchLanguage: searchLanguage))
+                        field: name, sqlName: sqlName, type: type, isList: isList, isRequired: isRequired,
+                        defaultValue: defaultValue, foreignKeyOf: nil, size: type == .vector ? size : nil,
+                        searchLanguage: searchLanguage))
             }
             var declaredKey = GraphQLText.strings(tableDirective, "key")
             // A view has no key: its rows are listed, never looked up, changed or referred to.

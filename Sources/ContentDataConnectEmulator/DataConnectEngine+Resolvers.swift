@@ -90,6 +90,11 @@ extension DataConnectEngine {
                 if let language = table.searchableColumns.first?.searchLanguage {
                     fields["\(table.plural)_search"]?.resolve = { _, args, context, info in
                         let state = try ExecutionState.from(context)
+                        if !args["having"].isAbsent {
+                            throw FieldFailure(
+                                description: "having filters groups of rows that a list with aggregates makes; a "
+                                    + "search answers rows: filter them with where")
+                        }
                         guard let text = args["query"].string else { return [[String: any Sendable]]() }
                         let search: FullTextSearch.Query
                         do {
@@ -476,7 +481,13 @@ extension DataConnectEngine {
                 let sql = try query.aggregate(
                     target, alias: query.alias(), arguments: args, extra: correlation, aggregates: grouped.aggregates,
                     groups: grouped.groups)
-                return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
+                guard target.isView else { return try await fetchGroups(sql, grouped.aggregates, grouped.groups) }
+                if let problem = store.viewProblems[target.typeName] { throw viewFailure(target, problem) }
+                do {
+                    return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
+                } catch let error as DatabaseError {
+                    throw viewFailure(target, error.message ?? "\(error)")
+                }
             }
             let sql = try query.select(
                 target, alias: query.alias(), arguments: args, extra: correlation,
@@ -513,7 +524,8 @@ extension DataConnectEngine {
     }
 
     /// Aggregates over the far rows of a many-to-many field (`actors_via_MovieActor { _count }`): the rows of
-    /// `target` that a join row links to this parent, the join rows picked by `where` as for the list itself.
+    /// `target` that a join row links to this parent, the join rows picked by `where` as for the list itself;
+    /// `limit` and `offset` page the groups, as they do on any list that selects aggregates.
     private func aggregateFar(
         _ grouped: (aggregates: [Aggregates.Selected], groups: [DataConnectSchema.Column]),
         target: DataConnectSchema.Table, join: DataConnectSchema.Table, near: DataConnectSchema.Reference,

@@ -28,6 +28,7 @@ struct DataConnectStore: Sendable {
     ///   - fingerprint: Identifies the schema; a file made for another schema is refused.
     /// - Throws: ``EmulatorError``.
     init(path: String?, schema: DataConnectSchema, fingerprint: String) throws {
+        let searches = schema.tables.contains { !$0.searchableColumns.isEmpty }
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
         configuration.busyMode = .timeout(10)
@@ -37,7 +38,10 @@ struct DataConnectStore: Sendable {
             try db.execute(sql: "PRAGMA case_sensitive_like = ON")
             db.add(function: Self.regexFunction)
             db.add(function: VectorSimilarity.distanceFunction)
-            TextSearchRank.register(on: db)
+            if !TextSearchRank.register(on: db), searches {
+                throw EmulatorError.database(
+                    "this SQLite has no FTS5, which full-text search (@searchable) needs; use a SQLite built with it")
+            }
         }
         do {
             if let path { try EmulatorDataFile.prepare(path) }
@@ -86,25 +90,45 @@ struct DataConnectStore: Sendable {
     /// Creates the `@view(sql:)` views, as temporary views of the one connection: they are not data, so a data
     /// file stays bound to its tables alone, and a changed SELECT needs no new file.
     ///
-    /// Each view numbers its rows as `rowid`, which ordering, paging and `distinct` need and a view lacks.
+    /// Each view numbers its rows as `rowid`, which ordering, paging and `distinct` need and a view lacks, and gives
+    /// `NULL` for each field its SELECT does not (the service's documentation: such a field "will always be null"),
+    /// so that filters and orders on it work. Each is read once here, so a SELECT SQLite cannot run, or a
+    /// `@view(name:)` the database does not have, is known at start.
     ///
-    /// - Returns: What SQLite said of each SELECT it refused, by type name.
+    /// - Returns: What SQLite said of each view it cannot read, by type name.
     private static func createViews(_ schema: DataConnectSchema, in db: Database) throws -> [String: String] {
         var problems: [String: String] = [:]
         for table in schema.tables {
-            guard case .sql(let sql)? = table.view else { continue }
-            var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
-            while select.hasSuffix(";") {
-                select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            do {
-                // One statement: what follows a `;` inside the SELECT is refused, not run.
-                try db.makeStatement(
-                    sql: "CREATE TEMP VIEW \(quote(table.sqlName)) AS SELECT row_number() OVER () AS rowid, * FROM "
-                        + "(\(select))"
-                ).execute()
-            } catch let error as DatabaseError {
-                problems[table.typeName] = error.message ?? "\(error)"
+            switch table.view {
+            case .sql(let sql)?:
+                var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+                while select.hasSuffix(";") {
+                    select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                do {
+                    // Alone first: GRDB refuses a second statement, which inside parentheses is a syntax error.
+                    _ = try db.makeStatement(sql: select)
+                    // On lines of its own, so that a comment at its end does not swallow the closing parenthesis.
+                    let source = "(\n\(select)\n)"
+                    let given = Set(try db.makeStatement(sql: "SELECT * FROM \(source)").columnNames)
+                    let missing = table.columns.filter { !given.contains($0.sqlName) }
+                        .map { ", NULL AS \(quote($0.sqlName))" }.joined()
+                    try db.makeStatement(
+                        sql: "CREATE TEMP VIEW \(quote(table.sqlName)) AS SELECT row_number() OVER () AS rowid, *"
+                            + "\(missing) FROM \(source)"
+                    ).execute()
+                    _ = try Row.fetchOne(db, sql: "SELECT * FROM \(quote(table.sqlName)) LIMIT 1")
+                } catch let error as DatabaseError {
+                    let message = error.message ?? "\(error)"
+                    problems[table.typeName] =
+                        message.contains("Multiple statements") ? "@view(sql:) takes one SELECT" : message
+                }
+            case .named(let name)?:
+                if try !db.viewExists(name) && !db.tableExists(name) {
+                    problems[table.typeName] = "no such view: \(name)"
+                }
+            case nil:
+                continue
             }
         }
         return problems

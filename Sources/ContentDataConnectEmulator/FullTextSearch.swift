@@ -8,8 +8,9 @@ internal import GraphQL
 /// The service runs PostgreSQL's text search: a `tsvector` of the columns in the `@searchable` language, matched
 /// by `websearch_to_tsquery` (`QUERY`), `plainto_tsquery` (`PLAIN`), `phraseto_tsquery` (`PHRASE`) or
 /// `to_tsquery` (`ADVANCED`), ranked by `ts_rank`. Here each table with `@searchable` columns has an FTS5 index kept
-/// in step by triggers, with the Porter stemmer for English (PostgreSQL's `english` stems with Snowball's
-/// Porter) and no stemming for other languages. Each query format is parsed as PostgreSQL parses it: English stop
+/// in step by triggers, with SQLite's Porter stemmer for English (PostgreSQL's `english` uses Snowball's English
+/// stemmer, a revision of Porter's: most words stem alike, a few do not, such as `news`) and no stemming for other
+/// languages. Each query format is parsed as PostgreSQL parses it: English stop
 /// words are dropped and, inside a phrase, leave a gap of their length (`"man on fire"` is `man <2> fire`). Words
 /// are matched by FTS5, phrases and `<N>` by where FTS5 finds their words (``TextSearchRank``), and relevance is
 /// `ts_rank` computed from the same positions.
@@ -30,8 +31,10 @@ enum FullTextSearch {
         let list = names.joined(separator: ", ")
         let new = names.map { "new.\($0)" }.joined(separator: ", ")
         let old = names.map { "old.\($0)" }.joined(separator: ", ")
-        // PostgreSQL's configurations lower-case and keep accents; only `english` stems here.
-        let tokenizer = language == "english" ? "porter unicode61 remove_diacritics 0" : "unicode61 remove_diacritics 0"
+        // PostgreSQL's configurations lower-case and keep accents; only `english` stems here. Combining marks are
+        // part of a word (Devanagari's vowel signs), not separators, as PostgreSQL's parser reads them.
+        let words = "unicode61 remove_diacritics 0 categories ''L* N* Co M*''"
+        let tokenizer = language == "english" ? "porter \(words)" : words
         let trigger = { (name: String) in DataConnectStore.quote("\(table.sqlName)__search_\(name)") }
         return [
             "CREATE VIRTUAL TABLE \(index) USING fts5(\(list), content=\(source), content_rowid='rowid', "
@@ -59,12 +62,17 @@ enum FullTextSearch {
         case nothing
 
         /// The query's words, each once, in order, those it excludes too: what PostgreSQL ranks a row by.
-        var operands: [Query] {
+        var operands: [Query] { operands(atMost: .max) }
+
+        /// The first `limit` and one more of ``operands``, so that counting a long query stops early.
+        func operands(atMost limit: Int) -> [Query] {
             var seen: [Query] = []
+            var known = Set<String>()
             func collect(_ query: Query) {
+                guard seen.count <= limit else { return }
                 switch query {
-                case .term:
-                    if !seen.contains(query) { seen.append(query) }
+                case .term(let word, let prefix):
+                    if known.insert((prefix ? "*" : "") + word).inserted { seen.append(query) }
                 case .phrase(let words):
                     for word in words { collect(.term(word.word, prefix: word.prefix)) }
                 case .and(let parts), .or(let parts):
@@ -103,6 +111,8 @@ enum FullTextSearch {
     static let maximumDepth = 64
     /// The most words a query may look for: each is a lookup in the index, and the statement grows with them.
     static let maximumWords = 256
+    /// The longest query read, in bytes.
+    static let maximumLength = 16_384
 
     /// Parses a query in one of the service's formats.
     ///
@@ -114,11 +124,13 @@ enum FullTextSearch {
     /// - Throws: ``Failure`` for an `ADVANCED` query that is not a valid `tsquery`, one nested too deeply, or one of
     ///   more than ``maximumWords`` words.
     static func parse(_ text: String, format: String, language: String) throws -> Query {
-        let query = try parseUnchecked(text, format: format, language: language)
-        let words = query.operands.count
-        guard words <= maximumWords else {
+        guard text.utf8.count <= maximumLength else {
             throw Failure(
-                description: "the search query looks for \(words) words; at most \(maximumWords) are searched")
+                description: "the search query is \(text.utf8.count) bytes long; at most \(maximumLength) are searched")
+        }
+        let query = try parseUnchecked(text, format: format, language: language)
+        guard query.operands(atMost: maximumWords).count <= maximumWords else {
+            throw Failure(description: "the search query looks for more than \(maximumWords) words; search for fewer")
         }
         return query
     }

@@ -100,11 +100,11 @@ struct RowQuery {
                 + " FROM \(DataConnectStore.quote(table.sqlName)) \(alias) WHERE \(condition.text)",
             arguments: (score?.arguments ?? []) + condition.arguments)
         var order = try self.order(arguments["orderBy"], table: table, alias: alias)
-        if let score, let ranking {
-            // Nulls last, as PostgreSQL sorts them ascending.
+        if let ranking {
+            // By the selected score, computed once per row; nulls last, as PostgreSQL sorts them ascending.
             order += [
-                SQLFragment(text: "(\(score.text)) IS NULL", arguments: score.arguments),
-                SQLFragment(text: "(\(score.text)) \(ranking.descending ? "DESC" : "ASC")", arguments: score.arguments),
+                SQLFragment(text: "\"__score\" IS NULL"),
+                SQLFragment(text: "\"__score\" \(ranking.descending ? "DESC" : "ASC")"),
             ]
         }
         sql.text += " ORDER BY " + (order.map(\.text) + ["\(alias).rowid"]).joined(separator: ", ")

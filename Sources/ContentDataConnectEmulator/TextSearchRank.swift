@@ -43,12 +43,15 @@ enum TextSearchRank {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, "SELECT fts5(?1)", -1, &statement, nil) == SQLITE_OK else { return nil }
         defer { sqlite3_finalize(statement) }
+        // SQLite keeps the type name for the statement's life, so it must be static text.
+        let type: StaticString = "fts5_api_ptr"
+        let typeName = UnsafeRawPointer(type.utf8Start).assumingMemoryBound(to: CChar.self)
         var api: UnsafeMutablePointer<fts5_api>?
-        let bound = withUnsafeMutablePointer(to: &api) { pointer in
-            sqlite3_bind_pointer(statement, 1, pointer, "fts5_api_ptr", nil)
+        // The statement writes the pointer when it steps, so it steps while the pointer to `api` is valid.
+        withUnsafeMutablePointer(to: &api) { pointer in
+            guard sqlite3_bind_pointer(statement, 1, pointer, typeName, nil) == SQLITE_OK else { return }
+            sqlite3_step(statement)
         }
-        guard bound == SQLITE_OK else { return nil }
-        sqlite3_step(statement)
         return api
     }
 
@@ -101,7 +104,8 @@ enum TextSearchRank {
 
 /// Where each phrase of the MATCH occurs in the current row, as positions from 1 across the columns in order.
 ///
-/// Positions are kept below PostgreSQL's limit of 16,383 per document, as `to_tsvector` keeps them.
+/// Positions are kept as `to_tsvector` keeps them: any beyond 16,383 counts as 16,383, and a word keeps its first
+/// 256. That also bounds the work of ranking a row.
 private func phrasePositions(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer) -> [[Int]] {
     let functions = api.pointee
     guard let phraseCount = functions.xPhraseCount, let columnCount = functions.xColumnCount,
@@ -128,11 +132,17 @@ private func phrasePositions(_ api: UnsafePointer<Fts5ExtensionApi>, _ fts: Opaq
             guard instance(fts, index, &phrase, &column, &offset) == SQLITE_OK,
                 positions.indices.contains(Int(phrase)), starts.indices.contains(Int(column))
             else { continue }
-            let position = starts[Int(column)] + Int(offset) + 1
-            if position <= 16_383 { positions[Int(phrase)].append(position) }
+            positions[Int(phrase)].append(min(starts[Int(column)] + Int(offset) + 1, 16_383))
         }
     }
-    return positions.map { $0.sorted() }
+    return positions.map { word in
+        var kept: [Int] = []
+        for position in word.sorted() where kept.last != position {
+            kept.append(position)
+            if kept.count == 256 { break }
+        }
+        return kept
+    }
 }
 
 /// The first argument after the table, as text.

@@ -225,15 +225,41 @@ struct DataConnectSearchTests {
     @Test func anAdvancedQueryThatIsNotATsqueryIsAnErrorThatSaysWhere() async throws {
         try await Self.withMovies { client async throws in
             let tooMany = (1...300).map { "word\($0)" }.joined(separator: " | ")
-            for query in ["run lola", "run &", "(run", String(repeating: "(", count: 500) + "run", tooMany] {
+            let tooLong = String(repeating: "run ", count: 5000)
+            for query in ["run lola", "run &", "(run", String(repeating: "(", count: 500) + "run", tooMany, tooLong] {
                 let text = JSONValue.string(query).jsonText
                 let exchange = try await client.graphql(
                     "{ movies_search(query: \(text), queryFormat: ADVANCED) { title } }")
                 #expect(
                     exchange.text.contains("syntax error in tsquery") || exchange.text.contains("nests more than")
-                        || exchange.text.contains("looks for 300 words; at most 256"),
+                        || exchange.text.contains("looks for more than 256 words")
+                        || exchange.text.contains("is 20000 bytes long; at most 16384"),
                     "\(query): \(exchange.text)")
             }
+        }
+    }
+
+    @Test func wordsWithCombiningMarksAreWholeWords() async throws {
+        let folder = try DataConnectHarness.workspace(
+            schema: "type Book @table { title: String! @searchable(language: \"simple\") }", operations: "")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await DataConnectHarness.run(workspace: folder) { client async throws in
+            _ = try await client.data(
+                #"mutation { a: book_insert(data: {title: "किताब पढ़ना"}) b: book_insert(data: {title: "पढ़ना किताब"}) }"#)
+            let data = try await client.data(
+                #"{ books_search(query: "किताब पढ़ना", queryFormat: PHRASE) { title } one: books_search(query: "कि") { title } }"#
+            )
+            #expect(data["books_search"]?.strings("title") == ["किताब पढ़ना"])
+            // A part of a word is not a word.
+            #expect(data["one"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
+    @Test func aSearchRefusesHaving() async throws {
+        try await Self.withMovies { client async throws in
+            let exchange = try await client.graphql(
+                #"{ movies_search(query: "run", having: {_count: {gt: 1}}) { title } }"#)
+            #expect(exchange.text.contains("a search answers rows: filter them with where"), "\(exchange.text)")
         }
     }
 
@@ -286,6 +312,10 @@ struct DataConnectSearchTests {
                 "type Post @table { title: String }\ntype V @view(sql: \"SELECT title FROM post\") { "
                     + "title: String @searchable }",
                 "V.title is a field of a @view, which has no full-text index"
+            ),
+            (
+                "type Post @table { rank: String @searchable }",
+                "Post.rank is stored as the column rank, a name the emulator's full-text index"
             ),
         ]
         for (schema, message) in mistakes {

@@ -28,6 +28,8 @@ struct DataConnectViewTests {
         }
         type Today @view(sql: "SELECT now()::date AS day") { day: Date }
         type Archived @view(name: "archived_movies") { title: String }
+        type Two @view(sql: "SELECT 1 AS n; SELECT 2 AS n") { n: Int }
+        type Commented @view(sql: "SELECT title FROM movie -- every title") { title: String, note: String }
         """
 
     static func withViews(_ body: @Sendable (DataConnectHarness.Client) async throws -> Void) async throws {
@@ -72,6 +74,22 @@ struct DataConnectViewTests {
         }
     }
 
+    @Test func aFieldTheSelectLacksIsNullAndCanBeFilteredOn() async throws {
+        try await Self.withViews { client async throws in
+            let data = try await client.data(
+                """
+                {
+                  all: commenteds(where: {note: {isNull: true}}, orderBy: [{note: ASC}, {title: ASC}]) { title note }
+                  none: commenteds(where: {note: {eq: "x"}}) { title }
+                }
+                """)
+            // The SELECT ends in a comment; the view still reads.
+            #expect(data["all"]?.strings("title") == ["Alpha", "Beta", "Gamma"])
+            #expect(data["all"]?.arrayValue?.allSatisfy { $0["note"] == .null } == true)
+            #expect(data["none"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
     @Test func aTableReachesItsViewRowsAndTheViewSeesNewWrites() async throws {
         try await Self.withViews { client async throws in
             _ = try await client.data(
@@ -109,6 +127,9 @@ struct DataConnectViewTests {
             let archived = try await client.graphql("{ archiveds { title } }")
             #expect(archived.text.contains("reads the database view archived_movies"), "\(archived.text)")
             #expect(archived.text.contains("@view(sql:)"), "\(archived.text)")
+            #expect(archived.text.contains("no such view: archived_movies"), "\(archived.text)")
+            let two = try await client.graphql("{ twos { n } }")
+            #expect(two.text.contains("@view(sql:) takes one SELECT"), "\(two.text)")
             // The other views still answer.
             #expect(try await client.data("{ genreCounts { genre } }")["genreCounts"]?.arrayValue?.count == 2)
         }
@@ -143,6 +164,10 @@ struct DataConnectViewTests {
             (
                 "type V @view(sql: \"SELECT 1 AS n\", name: \"v\") { n: Int }",
                 "@view on V gives both name and sql"
+            ),
+            (
+                "type Movie @table { title: String }\ntype Movies @view(name: \"movie\") { title: String }",
+                "Movies is stored as movie, which Movie already uses"
             ),
         ]
         for (schema, message) in mistakes {
