@@ -328,7 +328,8 @@ let package = Package(
         .testTarget(
             name: "ContentAEMEmulatorTests",
             dependencies: [
-                "ContentAEMEmulator", "ContentEmulator", "ContentEmulatorTesting", "ContentJSON", "ContentTesting",
+                "ContentAEMEmulator", "ContentAEM", "ContentEmulator", "ContentEmulatorTesting", "ContentGraphQL",
+                "ContentJSON", "ContentTesting",
             ]
         ),
         .testTarget(

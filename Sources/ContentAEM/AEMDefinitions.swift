@@ -81,31 +81,46 @@ package struct AEMDefinitions: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The schema AEM generates for the models, with `_references` on every results type: a union of every
-    /// model and `ImageRef`.
+    /// The schema AEM generates for the models.
     ///
-    /// The union needs a type resolver, which SDL cannot carry, so it is made here and added to the results
-    /// types before the final schema is assembled.
+    /// The `Reference` union (assets and fragments a content reference or `_references` holds) needs a type
+    /// resolver, which SDL cannot carry: it is made here, from the union the SDL declares, and every field typed
+    /// with the declared one is retyped with it before the final schema is assembled.
     package func schema() throws -> GraphQLSchema {
         let built = try buildSchema(source: AEMSchemaDefinition.sdl(for: models))
-        var members = models.compactMap { built.getType(name: $0.typeName) as? GraphQLObjectType }
-        if let image = built.getType(name: "ImageRef") as? GraphQLObjectType { members.append(image) }
+        guard let declared = built.getType(name: "Reference") as? GraphQLUnionType else { return built }
         let references = try GraphQLUnionType(
             name: "Reference",
             resolveType: { value, _ in
                 ((value as? [String: any Sendable])?["__typename"] as? String) ?? "ImageRef"
             },
-            types: members
+            types: try declared.types()
         )
-        for model in models {
-            for suffix in ["Results", "Result"] {
-                guard let results = built.getType(name: model.typeName + suffix) as? GraphQLObjectType else { continue }
-                var fields = try results.fields()
-                fields["_references"] = GraphQLField(type: GraphQLList(references))
-                results.fields = { fields }
+        func retyped(_ type: any GraphQLOutputType) -> (any GraphQLOutputType)? {
+            if let list = type as? GraphQLList, let element = list.ofType as? any GraphQLOutputType {
+                return retyped(element).map { GraphQLList($0) }
             }
+            if let required = type as? GraphQLNonNull, let inner = required.ofType as? any GraphQLOutputType,
+                let replaced = retyped(inner) as? any GraphQLNullableType
+            {
+                return GraphQLNonNull(replaced)
+            }
+            return (type as? GraphQLUnionType)?.name == "Reference" ? references : nil
         }
-        return try GraphQLSchema(query: built.queryType, types: [references])
+        var types: [any GraphQLNamedType] = [references]
+        for (name, type) in built.typeMap where name != "Reference" && !name.hasPrefix("__") {
+            types.append(type)
+            guard let object = type as? GraphQLObjectType else { continue }
+            var fields = try object.fields()
+            var changed = false
+            for (fieldName, field) in fields {
+                guard let replaced = retyped(field.type) else { continue }
+                fields[fieldName] = GraphQLField(type: replaced, description: field.description)
+                changed = true
+            }
+            if changed { object.fields = { fields } }
+        }
+        return try GraphQLSchema(query: built.queryType, types: types)
     }
 }
 

@@ -6,12 +6,13 @@
 /// - `title` (string, optional): a human title.
 /// - `fields` (mapping, required): field name → `{ type, values?, model?, multiple? }`, in order.
 ///   Types: `text`, `multiline` (rich text), `number`, `integer`, `boolean`, `enumeration` (with
-///   `values`), `datetime`, `date`, `tags`, `contentReference` (a DAM asset), `fragmentReference`
-///   (with `model`; `multiple: true` for a list).
+///   `values`), `datetime`, `date`, `time`, `json` (a JSON object), `tags`, `contentReference` (a DAM asset or
+///   page), `fragmentReference` (with `model`). `multiple: true` makes any of them a list, as AEM's
+///   "render as multiple field" does.
 package struct ContentFragmentModel: Decodable, Sendable {
     /// The kinds of field AEM models offer.
     package enum FieldType: String, Decodable, Sendable, CaseIterable {
-        case text, multiline, number, integer, boolean, enumeration, datetime, date, tags
+        case text, multiline, number, integer, boolean, enumeration, datetime, date, time, json, tags
         case contentReference, fragmentReference
     }
 

@@ -128,12 +128,15 @@ struct AEMGraphQLEngine: Sendable {
                 guard let fragment = try self.store.fragment(path: path), fragment.model == model.name else {
                     throw ResolverFailure("no \(model.name) content fragment at \(path)")
                 }
-                let transform = AssetTransform(args["_assetTransform"])
-                let item = try self.render(fragment, transform: transform, depth: 0)
-                return [
-                    "item": item,
-                    "_references": try self.references(of: [fragment], transform: transform),
-                ] as [String: any Sendable]
+                return try self.result(fragment, args: args)
+            }
+            fields["\(model.name)ById"]?.resolve = { _, args, _, _ in
+                try Task.checkCancellation()
+                let id = args["_id"].string ?? ""
+                guard let fragment = try self.store.fragments(model: model.name).first(where: { $0.id == id }) else {
+                    throw ResolverFailure("no \(model.name) content fragment has the id \(id)")
+                }
+                return try self.result(fragment, args: args)
             }
             fields["\(model.name)Paginated"]?.resolve = { _, args, _, _ in
                 try Task.checkCancellation()
@@ -142,19 +145,22 @@ struct AEMGraphQLEngine: Sendable {
                 guard (1...100).contains(first) else {
                     throw ResolverFailure("first must be between 1 and 100, was \(first)")
                 }
+                let sort = try self.sort(model: model, args: args)
                 var start = 0
                 if let after = args["after"].string {
-                    guard let index = Self.cursorIndex(after) else {
-                        throw ResolverFailure("after is not a cursor this server issued: \(after)")
+                    guard let id = Self.cursorID(after), let index = items.firstIndex(where: { $0.id == id }) else {
+                        throw ResolverFailure(
+                            "after is not the cursor of a \(model.name) in this list: \(after); pass an endCursor "
+                                + "this list answered")
                     }
                     start = index + 1
                 }
                 let transform = AssetTransform(args["_assetTransform"])
                 let end = min(items.count, start + first)
                 let slice = start < end ? Array(items[start..<end]) : []
-                let edges: [(any Sendable)?] = try slice.enumerated().map { offset, fragment in
+                let edges: [(any Sendable)?] = try slice.map { fragment in
                     [
-                        "cursor": Self.cursor(start + offset),
+                        "cursor": try self.cursor(fragment, sort: sort),
                         "node": try self.render(fragment, transform: transform, depth: 0),
                     ] as [String: any Sendable]
                 }
@@ -162,9 +168,9 @@ struct AEMGraphQLEngine: Sendable {
                     "hasNextPage": end < items.count,
                     "hasPreviousPage": start > 0,
                 ]
-                if !slice.isEmpty {
-                    pageInfo["startCursor"] = Self.cursor(start)
-                    pageInfo["endCursor"] = Self.cursor(end - 1)
+                if let firstNode = slice.first, let lastNode = slice.last {
+                    pageInfo["startCursor"] = try self.cursor(firstNode, sort: sort)
+                    pageInfo["endCursor"] = try self.cursor(lastNode, sort: sort)
                 }
                 return ["edges": edges, "pageInfo": pageInfo] as [String: any Sendable]
             }
@@ -172,15 +178,36 @@ struct AEMGraphQLEngine: Sendable {
         query.fields = { fields }
     }
 
-    static func cursor(_ index: Int) -> String {
-        Data("cursor:\(index)".utf8).base64EncodedString()
+    /// `XModelResult`: one fragment as `item`, and what it refers to as `_references`.
+    private func result(_ fragment: AEMWorkspace.Fragment, args: Map) throws -> [String: any Sendable] {
+        let transform = AssetTransform(args["_assetTransform"])
+        return [
+            "item": try render(fragment, transform: transform, depth: 0),
+            "_references": try references(of: [fragment], transform: transform),
+        ]
     }
 
-    static func cursorIndex(_ cursor: String) -> Int? {
-        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix("cursor:"), let index = Int(text.dropFirst(7)), index >= 0
-        else { return nil }
-        return index
+    /// A node's cursor, as AEM's documentation gives it: the base64 of the fragment's id, or of its first sort key's
+    /// value, a line break and the id when the list is sorted.
+    func cursor(_ fragment: AEMWorkspace.Fragment, sort: FragmentSort?) throws -> String {
+        guard let key = sort?.keys.first else { return Data(fragment.id.utf8).base64EncodedString() }
+        let value = try FragmentSort.value(of: fragment, at: key.path, engine: self)
+        let text = value.stringValue ?? (value == .null ? "" : value.jsonText)
+        return Data((text + "\n" + fragment.id).utf8).base64EncodedString()
+    }
+
+    /// The fragment id a cursor holds.
+    static func cursorID(_ cursor: String) -> String? {
+        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8) else {
+            return nil
+        }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init)
+    }
+
+    /// The `sort` argument, read against the model, or `nil` when there is none.
+    private func sort(model: ContentFragmentModel, args: Map) throws -> FragmentSort? {
+        guard let sort = args["sort"].string, !sort.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return try FragmentSort(sort, model: model, models: models)
     }
 
     /// A model's fragments, filtered and sorted as the arguments ask.
@@ -190,8 +217,8 @@ struct AEMGraphQLEngine: Sendable {
             let filter = FragmentFilter(engine: self)
             fragments = try fragments.filter { try filter.matches($0, model: model, filter: args["filter"], depth: 0) }
         }
-        if let sort = args["sort"].string, !sort.trimmingCharacters(in: .whitespaces).isEmpty {
-            fragments = try FragmentSort(sort, model: model).sorted(fragments)
+        if let sort = try sort(model: model, args: args) {
+            fragments = try sort.sorted(fragments, engine: self)
         }
         return fragments
     }
@@ -205,46 +232,73 @@ struct AEMGraphQLEngine: Sendable {
         guard let model = models[fragment.model] else { return ["_path": fragment.path] }
         var item: [String: any Sendable] = [
             "_path": fragment.path, "_id": fragment.id, "_variation": "master", "__typename": model.typeName,
+            // Fragments here have no variations, tags or metadata of their own: AEM answers empty lists then.
+            "_variations": [(any Sendable)?](), "_tags": [(any Sendable)?](),
+            "_metadata": Self.emptyMetadata,
+            "_model": ["_path": modelPath(model, of: fragment), "title": model.title ?? model.name]
+                as [String: any Sendable],
         ]
         for field in model.fields {
             guard let value = fragment.values[field.name], value != .null else { continue }
-            switch (field.type, value) {
-            case (.multiline, .string(let html)):
-                let text = RichText(html: html)
-                item[field.name] =
-                    [
-                        "html": html, "plaintext": text.plaintext, "markdown": text.markdown, "json": text.json,
-                    ] as [String: any Sendable]
-            case (.number, .number(let number)):
-                item[field.name] = number.doubleValue ?? 0
-            case (.integer, .number(let number)):
-                item[field.name] = Int(number.text) ?? 0
-            case (.boolean, .bool(let flag)):
-                item[field.name] = flag
-            case (.tags, .array(let tags)):
-                item[field.name] = tags.compactMap(\.stringValue) as [(any Sendable)?]
-            case (.contentReference, .string(let path)):
-                item[field.name] = imageReference(path, transform: transform)
-            case (.fragmentReference, .string(let path)):
-                if depth < 4, let target = try store.fragment(path: path) {
-                    item[field.name] = try render(target, transform: transform, depth: depth + 1)
-                }
-            case (.fragmentReference, .array(let paths)):
-                guard depth < 4 else { continue }
-                var targets: [(any Sendable)?] = []
-                for path in paths.compactMap(\.stringValue) {
-                    if let target = try store.fragment(path: path) {
-                        targets.append(try render(target, transform: transform, depth: depth + 1))
+            if field.multiple || field.type == .tags, case .array(let elements) = value {
+                var rendered: [(any Sendable)?] = []
+                for element in elements {
+                    if let one = try renderValue(element, field: field, transform: transform, depth: depth) {
+                        rendered.append(one)
                     }
                 }
-                item[field.name] = targets
-            case (_, .string(let text)):
-                item[field.name] = text
-            default:
-                continue
+                item[field.name] = rendered
+            } else if let one = try renderValue(value, field: field, transform: transform, depth: depth) {
+                item[field.name] = one
             }
         }
         return item
+    }
+
+    /// `_metadata` of a fragment with no metadata: every list empty, as AEM answers it.
+    static let emptyMetadata: [String: any Sendable] = Dictionary(
+        uniqueKeysWithValues: [
+            "stringMetadata", "stringArrayMetadata", "intMetadata", "intArrayMetadata", "floatMetadata",
+            "floatArrayMetadata", "booleanMetadata", "booleanArrayMetadata", "calendarMetadata",
+            "calendarArrayMetadata",
+        ].map { ($0, [(any Sendable)?]() as any Sendable) })
+
+    /// Where AEM keeps a model: `/conf/<configuration>/settings/dam/cfm/models/<name>`, the configuration being the
+    /// fragment's DAM folder (`/content/dam/wknd-shared/…` → `wknd-shared`).
+    private func modelPath(_ model: ContentFragmentModel, of fragment: AEMWorkspace.Fragment) -> String {
+        let parts = fragment.path.split(separator: "/")
+        let configuration = parts.count > 2 && parts[0] == "content" && parts[1] == "dam" ? String(parts[2]) : "global"
+        return "/conf/\(configuration)/settings/dam/cfm/models/\(model.name)"
+    }
+
+    /// One value of a field, as its GraphQL type reads it; `nil` when the stored value does not fit the type.
+    private func renderValue(
+        _ value: JSONValue, field: ContentFragmentModel.Field, transform: AssetTransform, depth: Int
+    ) throws -> (any Sendable)? {
+        switch (field.type, value) {
+        case (.multiline, .string(let html)):
+            let text = RichText(html: html)
+            return [
+                "html": html, "plaintext": text.plaintext, "markdown": text.markdown, "json": text.json,
+            ] as [String: any Sendable]
+        case (.number, .number(let number)):
+            return number.doubleValue ?? 0
+        case (.integer, .number(let number)):
+            return Int(number.text) ?? Int(number.doubleValue ?? 0)
+        case (.boolean, .bool(let flag)):
+            return flag
+        case (.json, _):
+            return GraphQLJSON.map(value)
+        case (.contentReference, .string(let path)):
+            return reference(path, transform: transform)
+        case (.fragmentReference, .string(let path)):
+            guard depth < 4, let target = try store.fragment(path: path) else { return nil }
+            return try render(target, transform: transform, depth: depth + 1)
+        case (_, .string(let text)):
+            return text
+        default:
+            return nil
+        }
     }
 
     /// The fragments and assets the given fragments refer to, each once, as `_references` lists them.
@@ -260,7 +314,7 @@ struct AEMGraphQLEngine: Sendable {
                 let paths = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
                 for path in paths where seen.insert(path).inserted {
                     if field.type == .contentReference {
-                        found.append(imageReference(path, transform: transform))
+                        found.append(reference(path, transform: transform))
                     } else if let target = try store.fragment(path: path) {
                         found.append(try render(target, transform: transform, depth: 1))
                     }
@@ -268,6 +322,52 @@ struct AEMGraphQLEngine: Sendable {
             }
         }
         return found
+    }
+
+    /// The `Reference` a content reference holds: a page (a path under `/content` outside the DAM), else an asset
+    /// typed by its file extension, as AEM types DAM assets by MIME type.
+    private func reference(_ path: String, transform: AssetTransform) -> [String: any Sendable] {
+        let file = path.split(separator: "/").last.map(String.init) ?? ""
+        let fileExtension = file.contains(".") ? (file.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
+        let common: [String: any Sendable] = [
+            "_path": path, "_authorUrl": publishBase + path, "_publishUrl": publishBase + path,
+        ]
+        func asset(_ typeName: String, _ type: String) -> [String: any Sendable] {
+            common.merging(["__typename": typeName, "type": type, "format": Self.mimeType(fileExtension)]) { $1 }
+        }
+        if !path.hasPrefix("/content/dam/") && fileExtension.isEmpty {
+            return common.merging(["__typename": "PageRef", "type": "page"]) { $1 }
+        }
+        switch fileExtension {
+        case "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "txt", "csv", "rtf":
+            return asset("DocumentRef", "document")
+        case "mp4", "mov", "webm", "mp3", "wav", "ogg", "m4a", "avi":
+            return asset("MultimediaRef", "video")
+        case "zip", "tar", "gz", "tgz", "7z", "rar":
+            return asset("ArchiveRef", "archive")
+        default:
+            return imageReference(path, transform: transform)
+        }
+    }
+
+    /// The MIME type AEM records for a file extension.
+    static func mimeType(_ fileExtension: String) -> String {
+        switch fileExtension {
+        case "png": return "image/png"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        case "svg": return "image/svg+xml"
+        case "pdf": return "application/pdf"
+        case "txt": return "text/plain"
+        case "csv": return "text/csv"
+        case "mp4": return "video/mp4"
+        case "mov": return "video/quicktime"
+        case "webm": return "video/webm"
+        case "mp3": return "audio/mpeg"
+        case "zip": return "application/zip"
+        case "jpg", "jpeg", "": return "image/jpeg"
+        default: return "application/octet-stream"
+        }
     }
 
     /// An `ImageRef` for a DAM path, with the Dynamic Media URL the transform asks for.
@@ -285,20 +385,16 @@ struct AEMGraphQLEngine: Sendable {
         let dynamicURL =
             "/adobe/dynamicmedia/deliver/dm-aid--\(stableUUID(path))/\(seoName).\(fileExtension)"
             + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-        let mimeType: String
-        switch originalExtension.lowercased() {
-        case "png": mimeType = "image/png"
-        case "gif": mimeType = "image/gif"
-        case "webp": mimeType = "image/webp"
-        default: mimeType = "image/jpeg"
-        }
         return [
             "__typename": "ImageRef",
+            "type": "image",
             "_path": path,
+            "_id": stableUUID(path),
             "_authorUrl": publishBase + path,
             "_publishUrl": publishBase + path,
             "_dynamicUrl": dynamicURL,
-            "mimeType": mimeType,
+            "_smartCrops": [(any Sendable)?](),
+            "mimeType": Self.mimeType(originalExtension.lowercased()),
             "width": 1600,
             "height": 1200,
         ]

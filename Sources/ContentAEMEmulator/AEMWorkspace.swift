@@ -121,10 +121,17 @@ enum FieldValue {
         switch field.type {
         case .tags:
             return .array(try strings(node).map(JSONValue.string))
-        case .fragmentReference where field.multiple:
-            return .array(try strings(node).map(JSONValue.string))
+        case .json:
+            return json(node)
         default:
             break
+        }
+        if field.multiple {
+            // A list of values, or one value standing for a list of one.
+            var single = field
+            single.multiple = false
+            if case .sequence(let items) = node.kind { return .array(try items.map { try convert($0, for: single) }) }
+            return .array([try convert(node, for: single)])
         }
         guard case .scalar(let scalar) = node.kind else {
             throw ConversionError(message: "expected a single value, found \(node.kindName)")
@@ -152,8 +159,31 @@ enum FieldValue {
                 throw ConversionError(message: "expected true or false, found '\(text)'")
             }
             return .bool(text == "true")
-        case .datetime, .date:
+        case .datetime, .date, .time:
             return .string(text)
+        case .json:
+            return json(node)
+        }
+    }
+
+    /// A YAML value as JSON: plain scalars typed by their text (numbers, booleans, null), the rest strings.
+    static func json(_ node: YAMLNode) -> JSONValue {
+        switch node.kind {
+        case .scalar(let scalar):
+            if scalar.isNull { return .null }
+            guard scalar.style == .plain, scalar.tag == nil else { return .string(scalar.value) }
+            if scalar.value == "true" || scalar.value == "false" { return .bool(scalar.value == "true") }
+            // Only text JSON writes as a number (not `0x10`, `1_000` or `.5`), and only what a double holds.
+            if scalar.value.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil,
+                Double(scalar.value)?.isFinite == true
+            {
+                return .number(JSONNumber(text: scalar.value))
+            }
+            return .string(scalar.value)
+        case .sequence(let items):
+            return .array(items.map(json))
+        case .mapping(let entries):
+            return .object(JSONObject(entries.map { JSONMember($0.key, json($0.value)) }))
         }
     }
 

@@ -1,3 +1,4 @@
+package import ContentJSON
 internal import GraphQL
 
 /// What a GraphQL schema offers a client, read from its SDL.
@@ -39,6 +40,54 @@ package struct GraphQLSchemaShape: Sendable, Equatable {
             if scan.stop == nil, scan.tokens == 0 { continue }
             for definition in try GraphQLSource.parse(file.text, path: file.path).definitions {
                 add(definition)
+            }
+        }
+    }
+
+    /// The shape of an introspection result (`{"data": {"__schema": …}}`, or the `__schema` object's parent), as a
+    /// real service answers the standard introspection query; the introspection types themselves are left out.
+    ///
+    /// It is `nil` when the JSON holds no `__schema.types`.
+    ///
+    /// - Parameter introspection: The parsed JSON.
+    package init?(introspection: JSONValue) {
+        let schema = introspection["data"]?["__schema"] ?? introspection["__schema"]
+        guard let entries = schema?["types"]?.arrayValue else { return nil }
+        func written(_ reference: JSONValue?) -> String {
+            switch reference?["kind"]?.stringValue {
+            case "NON_NULL": return written(reference?["ofType"]) + "!"
+            case "LIST": return "[" + written(reference?["ofType"]) + "]"
+            default: return reference?["name"]?.stringValue ?? "?"
+            }
+        }
+        func arguments(_ list: JSONValue?) -> [String: String] {
+            var found: [String: String] = [:]
+            for argument in list?.arrayValue ?? [] {
+                if let name = argument["name"]?.stringValue { found[name] = written(argument["type"]) }
+            }
+            return found
+        }
+        let kinds = [
+            "OBJECT": "type", "INPUT_OBJECT": "input", "ENUM": "enum", "SCALAR": "scalar", "UNION": "union",
+            "INTERFACE": "interface",
+        ]
+        for entry in entries {
+            guard let name = entry["name"]?.stringValue, !name.hasPrefix("__"),
+                let kind = entry["kind"]?.stringValue.flatMap({ kinds[$0] })
+            else { continue }
+            var shape = TypeShape(kind: kind)
+            for field in (entry["fields"]?.arrayValue ?? []) + (entry["inputFields"]?.arrayValue ?? []) {
+                guard let fieldName = field["name"]?.stringValue else { continue }
+                shape.members[fieldName] = Member(type: written(field["type"]), arguments: arguments(field["args"]))
+            }
+            for value in (entry["enumValues"]?.arrayValue ?? []) + (entry["possibleTypes"]?.arrayValue ?? []) {
+                if let valueName = value["name"]?.stringValue { shape.values.insert(valueName) }
+            }
+            types[name] = shape
+        }
+        for directive in schema?["directives"]?.arrayValue ?? [] {
+            if let name = directive["name"]?.stringValue {
+                directives[name] = Member(type: "", arguments: arguments(directive["args"]))
             }
         }
     }

@@ -12,7 +12,7 @@ struct GeneratedAEMClientLoopbackTests {
 
     @Test func everyAdventureComesBackWithItsImage() async throws {
         try await Self.withWKND { wknd in
-            let adventures = try await wknd.adventuresAll().adventureList.items
+            let adventures = try await wknd.adventuresAll().adventureList.items.compactMap { $0 }
             #expect(adventures.count == 16)
             #expect(adventures.contains { $0.title == "Bali Surf Camp" && $0.slug == "bali-surf-camp" })
             #expect(adventures.allSatisfy { $0.primaryImage?._path?.hasPrefix("/content/dam/") == true })
@@ -21,7 +21,7 @@ struct GeneratedAEMClientLoopbackTests {
 
     @Test func aSlugVariableFindsOneAdventureWithItsRichText() async throws {
         try await Self.withWKND { wknd in
-            let found = try await wknd.adventureBySlug(slug: "bali-surf-camp").adventureList.items
+            let found = try await wknd.adventureBySlug(slug: "bali-surf-camp").adventureList.items.compactMap { $0 }
             #expect(found.count == 1)
             #expect(found.first?.title == "Bali Surf Camp")
             #expect(found.first?.description?.html?.contains("<p>") == true)
@@ -30,7 +30,7 @@ struct GeneratedAEMClientLoopbackTests {
 
     @Test func anActivityFiltersTheList() async throws {
         try await Self.withWKND { wknd in
-            let surfing = try await wknd.adventuresByActivity(activity: "Surfing").adventureList.items
+            let surfing = try await wknd.adventuresByActivity(activity: "Surfing").adventureList.items.compactMap { $0 }
             #expect(!surfing.isEmpty)
             #expect(surfing.allSatisfy { $0.activity == "Surfing" })
         }

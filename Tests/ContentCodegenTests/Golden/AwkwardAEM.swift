@@ -23,7 +23,8 @@ internal struct AwkwardConfigQueries: Sendable {
 }
 
 extension AwkwardConfigQueries {
-    /// One response key under two type conditions, selecting different types and fields.
+    /// One response key under two type conditions, selecting different types and fields; content references
+    /// are the Reference union, read through a fragment on the asset type.
     ///
     /// ```graphql
     /// query References {
@@ -37,17 +38,23 @@ extension AwkwardConfigQueries {
     ///           name
     ///         }
     ///         image: picture {
-    ///           _path
-    ///           width
+    ///           ... on ImageRef {
+    ///             _path
+    ///             width
+    ///           }
     ///         }
     ///       }
     ///       ... on PlaceModel {
     ///         ref: photo {
-    ///           _path
+    ///           ... on ImageRef {
+    ///             _path
+    ///           }
     ///         }
     ///         image: photo {
-    ///           _path
-    ///           height
+    ///           ... on ImageRef {
+    ///             _path
+    ///             height
+    ///           }
     ///         }
     ///       }
     ///     }
@@ -67,7 +74,7 @@ extension AwkwardConfigQueries {
         internal let personList: PersonList
 
         internal struct PersonList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
             internal let _references: [Reference?]?
 
             internal struct Item: Decodable, Sendable, Hashable {

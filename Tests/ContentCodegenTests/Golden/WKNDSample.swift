@@ -80,7 +80,7 @@ extension WkndSharedQueries {
         internal let adventureByPath: AdventureByPath
 
         internal struct AdventureByPath: Decodable, Sendable, Hashable {
-            internal let item: Item?
+            internal let item: Item
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -148,7 +148,7 @@ extension WkndSharedQueries {
         internal let adventureList: AdventureList
 
         internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -223,7 +223,7 @@ extension WkndSharedQueries {
         internal let adventureList: AdventureList
 
         internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -298,7 +298,7 @@ extension WkndSharedQueries {
         internal let adventureList: AdventureList
 
         internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -364,7 +364,7 @@ extension WkndSharedQueries {
         internal let adventureList: AdventureList
 
         internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -429,7 +429,7 @@ extension WkndSharedQueries {
         internal let adventurePaginated: AdventurePaginated
 
         internal struct AdventurePaginated: Decodable, Sendable, Hashable {
-            internal let edges: [Edge]
+            internal let edges: [Edge?]
             internal let pageInfo: PageInfo
 
             internal struct Edge: Decodable, Sendable, Hashable {
@@ -502,7 +502,7 @@ extension WkndSharedQueries {
         internal let articleList: ArticleList
 
         internal struct ArticleList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -557,7 +557,7 @@ extension WkndSharedQueries {
         internal let articleList: ArticleList
 
         internal struct ArticleList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -626,7 +626,7 @@ extension WkndSharedQueries {
         internal let articleList: ArticleList
 
         internal struct ArticleList: Decodable, Sendable, Hashable {
-            internal let items: [Item]
+            internal let items: [Item?]
 
             internal struct Item: Decodable, Sendable, Hashable {
                 internal let _path: String?
@@ -652,8 +652,8 @@ extension WkndSharedQueries {
 
     /// The `FloatOperator` enum.
     internal enum FloatOperator: String, Codable, Sendable, Hashable, CaseIterable {
-        case equals = "EQUALS"
-        case equalsNot = "EQUALS_NOT"
+        case equal = "EQUAL"
+        case unequal = "UNEQUAL"
         case greater = "GREATER"
         case greaterEqual = "GREATER_EQUAL"
         case lower = "LOWER"

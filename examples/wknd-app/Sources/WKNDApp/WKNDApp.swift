@@ -24,11 +24,14 @@ struct WKNDApp {
                 client in
                 let wknd = WkndSharedQueries(client: client)
                 if let activity {
-                    for adventure in try await wknd.adventuresByActivity(activity: activity).adventureList.items {
+                    // AEM types list items as nullable (`items: [AdventureModel]!`).
+                    for case let adventure? in try await wknd.adventuresByActivity(activity: activity).adventureList
+                        .items
+                    {
                         printRow(adventure.title, adventure.activity, adventure.price)
                     }
                 } else {
-                    for adventure in try await wknd.adventuresAll().adventureList.items {
+                    for case let adventure? in try await wknd.adventuresAll().adventureList.items {
                         printRow(adventure.title, adventure.activity, adventure.price)
                     }
                 }

@@ -1,0 +1,258 @@
+import ContentEmulatorTesting
+import ContentJSON
+import Foundation
+import Testing
+
+/// Queries written for a real AEM run here the same way: its operators, filter inputs, the `Reference` union,
+/// system fields, multi-value fields and their `_apply` modes.
+struct AEMSchemaBehaviourTests {
+    /// A model with multi-value fields of several kinds, and two of its fragments, beside the WKND sample.
+    static let trailModel = """
+        name: trail
+        title: Trail
+        fields:
+          name: { type: text }
+          stops: { type: fragmentReference, model: adventure, multiple: true }
+          distances: { type: number, multiple: true }
+          starts: { type: time, multiple: true }
+          notes: { type: multiline, multiple: true }
+          guide: { type: contentReference }
+          details: { type: json }
+        """
+
+    static let trails = [
+        "coast.yaml": """
+        _path: /content/dam/wknd-shared/en/trails/coast
+        _model: trail
+        name: Coast
+        stops:
+          - /content/dam/wknd-shared/en/adventures/bali-surf-camp/bali-surf-camp
+          - /content/dam/wknd-shared/en/adventures/surf-camp-in-costa-rica/surf-camp-costa-rica
+        distances: [12.5, 30]
+        starts: ["08:00:00", "14:30:00"]
+        notes: ["<p>Bring <b>sunscreen</b></p>", "<p>Low tide at noon</p>"]
+        guide: /content/dam/wknd-shared/en/trails/coast-guide.pdf
+        details: { level: 2, dogs: true, tags: [sand, rock] }
+        """,
+        "ridge.yaml": """
+        _path: /content/dam/wknd-shared/en/trails/ridge
+        _model: trail
+        name: Ridge
+        stops: [/content/dam/wknd-shared/en/adventures/tahoe-skiing/tahoe-skiing]
+        distances: [40]
+        starts: []
+        guide: /content/wknd/us/en/trails/ridge
+        """,
+    ]
+
+    /// Runs each query as a persisted query of a workspace that has the trails, and answers the responses.
+    static func run(_ queries: [String: String]) async throws -> [String: JSONValue] {
+        let workspace = try AEMHarness.workspace(extraQueries: queries)
+        try Data(trailModel.utf8).write(to: workspace.appendingPathComponent("models/trail.yaml"))
+        let folder = workspace.appendingPathComponent("fragments/trails")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in trails { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        return try await AEMHarness.run(workspace: workspace) { client in
+            var answers: [String: JSONValue] = [:]
+            for name in queries.keys {
+                answers[name] = try await client.get("/graphql/execute.json/wknd-shared/\(name)").json ?? .null
+            }
+            return answers
+        }
+    }
+
+    static func titles(_ answer: JSONValue?, _ list: String = "adventureList") -> [String] {
+        (answer?["data"]?[list]?["items"]?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }.sorted()
+    }
+
+    @Test func numberDateAndIDOperatorsAreAEMs() async throws {
+        let answers = try await Self.run([
+            "equal":
+                "{ adventureList(filter: {price: {_expressions: [{value: 5000, _operator: EQUAL}]}}) { items { title } } }",
+            "near": """
+            { adventureList(filter: {price: {_expressions: [{value: 4990, _operator: EQUAL, _sensitiveness: 20}]}}) {
+              items { title } } }
+            """,
+            "unequal": """
+            { adventureList(filter: {groupSize: {_expressions: [{value: 6, _operator: UNEQUAL}]}}) { items { title } } }
+            """,
+            "path": """
+            { adventureList(filter: {_path: {_expressions: [
+              {value: "/content/dam/wknd-shared/en/adventures/bali", _operator: STARTS_WITH}]}}) { items { title } } }
+            """,
+            "oldEquals":
+                "{ adventureList(filter: {price: {_expressions: [{value: 5000, _operator: EQUALS}]}}) { items { title } } }",
+            "stringStartsWith": """
+            { adventureList(filter: {title: {_expressions: [{value: "Bali", _operator: STARTS_WITH}]}}) { items { title } } }
+            """,
+        ])
+        let atFiveThousand = Self.titles(answers["equal"])
+        #expect(atFiveThousand.contains("Bali Surf Camp"), "\(String(describing: answers["equal"]))")
+        #expect(Self.titles(answers["near"]) == atFiveThousand)
+        #expect(!Self.titles(answers["unequal"]).isEmpty)
+        #expect(Self.titles(answers["path"]) == ["Bali Surf Camp"])
+        // What 2021's operators no longer are: the number operator EQUALS, and STARTS_WITH outside `_path`.
+        #expect(answers["oldEquals"]?.jsonText.contains("EQUALS") == true)
+        #expect(answers["oldEquals"]?["data"] == nil)
+        #expect(answers["stringStartsWith"]?["errors"] != nil)
+    }
+
+    @Test func aFilterValueLeftOutIsNoCondition() async throws {
+        let workspaceQuery = """
+            query Cheaper($max: Float) {
+              adventureList(filter: {price: {_expressions: [{value: $max, _operator: LOWER}]}}) { items { title } }
+            }
+            """
+        let answers = try await Self.run(["cheaper": workspaceQuery, "all": "{ adventureList { items { title } } }"])
+        #expect(Self.titles(answers["cheaper"]).count == 16)
+        #expect(Self.titles(answers["cheaper"]) == Self.titles(answers["all"]))
+    }
+
+    @Test func richTextFiltersOnItsFormats() async throws {
+        let answers = try await Self.run([
+            "plain": """
+            { adventureList(filter: {description: {plaintext: {_expressions: [
+              {value: "REEF BREAKS", _operator: CONTAINS, _ignoreCase: true}]}}}) { items { title } } }
+            """,
+            "html": """
+            { adventureList(filter: {description: {html: {_expressions: [
+              {value: "<p>Six days", _operator: CONTAINS}]}}}) { items { title } } }
+            """,
+        ])
+        #expect(Self.titles(answers["plain"]) == ["Bali Surf Camp"])
+        #expect(Self.titles(answers["html"]) == ["Bali Surf Camp"])
+    }
+
+    @Test func multiValueFieldsFilterByApplyMode() async throws {
+        let query = { (filter: String) in "{ trailList(filter: {\(filter)}) { items { name } } }" }
+        let answers = try await Self.run([
+            "once": query("distances: {_expressions: [{value: 35, _operator: GREATER}]}"),
+            "all": query("distances: {_expressions: [{value: 10, _operator: GREATER, _apply: ALL}]}"),
+            "allLong": query("distances: {_expressions: [{value: 20, _operator: GREATER, _apply: ALL}]}"),
+            "startsAll": query("starts: {_expressions: [{value: \"09:00:00\", _operator: BEFORE, _apply: ALL}]}"),
+            "startsEmpty": query(
+                "starts: {_expressions: [{value: \"09:00:00\", _operator: BEFORE, _apply: ALL_OR_EMPTY}]}"),
+            "instances": query(
+                "distances: {_expressions: [{value: 5, _operator: GREATER, _apply: INSTANCES, _instances: 2}]}"),
+            "values": query("distances: {_expressions: [{values: [12.5, 30], _operator: EQUAL}]}"),
+            "tags":
+                "{ adventureList(filter: {tags: {_expressions: [{value: \"wknd-shared:activity/surfing\"}]}}) { items { title } } }",
+            "stops": query(
+                "stops: {_match: {activity: {_expressions: [{value: \"Surfing\"}]}}, _apply: ALL}"),
+            "notes": query("notes: {_match: {plaintext: {_expressions: [{value: \"tide\", _operator: CONTAINS}]}}}"),
+        ])
+        func names(_ key: String) -> [String] {
+            (answers[key]?["data"]?["trailList"]?["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+                .sorted()
+        }
+        #expect(names("once") == ["Ridge"], "\(String(describing: answers["once"]))")
+        #expect(names("all") == ["Coast", "Ridge"])
+        #expect(names("allLong") == ["Ridge"])
+        // ALL needs at least one value; ALL_OR_EMPTY takes none as a match.
+        #expect(names("startsAll") == [])
+        #expect(names("startsEmpty").contains("Ridge"))
+        #expect(names("instances") == ["Coast"])
+        #expect(names("values") == ["Coast"])
+        #expect(Self.titles(answers["tags"]).contains("Bali Surf Camp"))
+        #expect(names("stops") == ["Coast"])
+        #expect(names("notes") == ["Coast"])
+    }
+
+    @Test func referencesAreTheUnionOfAssetsPagesAndFragments() async throws {
+        let answers = try await Self.run([
+            "refs": """
+            { trailList(sort: "name") { items {
+              name
+              guide { __typename ... on DocumentRef { _path format } ... on PageRef { _path type } }
+              stops { __typename title }
+              details
+              notes { plaintext }
+              starts
+            } } }
+            """,
+            "image": """
+            { adventureByPath(_path: "/content/dam/wknd-shared/en/adventures/bali-surf-camp/bali-surf-camp") {
+              item { primaryImage { __typename ... on ImageRef { _path type mimeType } } }
+              _references { __typename ... on ImageRef { _path } }
+            } }
+            """,
+        ])
+        let items = answers["refs"]?["data"]?["trailList"]?["items"]?.arrayValue ?? []
+        #expect(items.count == 2, "\(String(describing: answers["refs"]))")
+        let coast = items.first
+        #expect(coast?["guide"]?["__typename"] == .string("DocumentRef"))
+        #expect(coast?["guide"]?["format"] == .string("application/pdf"))
+        #expect(
+            coast?["stops"]?.arrayValue?.compactMap { $0["__typename"]?.stringValue } == [
+                "AdventureModel", "AdventureModel",
+            ])
+        #expect(coast?["details"]?["level"] == .number(JSONNumber(2)))
+        #expect(coast?["details"]?["tags"]?.arrayValue?.count == 2)
+        #expect(coast?["notes"]?.arrayValue?.last?["plaintext"] == .string("Low tide at noon"))
+        #expect(coast?["starts"]?.arrayValue?.count == 2)
+        let ridge = items.last
+        #expect(ridge?["guide"]?["__typename"] == .string("PageRef"))
+        #expect(ridge?["guide"]?["type"] == .string("page"))
+        let image = answers["image"]?["data"]?["adventureByPath"]?["item"]?["primaryImage"]
+        #expect(image?["__typename"] == .string("ImageRef"))
+        #expect(image?["mimeType"] == .string("image/jpeg"))
+        #expect(image?["type"] == .string("image"))
+    }
+
+    @Test func systemFieldsAndLookupById() async throws {
+        let answers = try await Self.run([
+            "system": """
+            { adventureByPath(_path: "/content/dam/wknd-shared/en/adventures/bali-surf-camp/bali-surf-camp") {
+              item { _id _variation _variations _tags _model { _path title } _metadata { stringMetadata { name value } } }
+            } }
+            """
+        ])
+        let item = answers["system"]?["data"]?["adventureByPath"]?["item"]
+        #expect(item?["_model"]?["_path"] == .string("/conf/wknd-shared/settings/dam/cfm/models/adventure"))
+        #expect(item?["_model"]?["title"] == .string("Adventure"))
+        #expect(item?["_variations"] == .array([]) && item?["_tags"] == .array([]))
+        #expect(item?["_metadata"]?["stringMetadata"] == .array([]))
+        let id = try #require(item?["_id"]?.stringValue)
+        let byID = try await Self.run([
+            "byId": "{ adventureById(_id: \"\(id)\") { item { title } } }",
+            "unknown": "{ adventureById(_id: \"nope\") { item { title } } }",
+        ])
+        #expect(byID["byId"]?["data"]?["adventureById"]?["item"]?["title"] == .string("Bali Surf Camp"))
+        #expect(byID["unknown"]?.jsonText.contains("no adventure content fragment has the id nope") == true)
+    }
+
+    @Test func cursorsHoldTheIdAndTheSortValueAndSortsFollowReferences() async throws {
+        let answers = try await Self.run([
+            "sorted": "{ adventurePaginated(first: 2, sort: \"title ASC\") { edges { cursor node { _id title } } } }",
+            "plain": "{ adventurePaginated(first: 1) { edges { cursor node { _id } } pageInfo { endCursor } } }",
+            "byAuthor": "{ articleList(sort: \"authorFragment.lastName DESC, title\") { items { title } } }",
+            "badSort": "{ articleList(sort: \"authorFragment.nope\") { items { title } } }",
+            "badCursor": "{ adventurePaginated(after: \"bm9wZQ==\") { edges { cursor } } }",
+        ])
+        func decoded(_ cursor: JSONValue?) -> String? {
+            cursor?.stringValue.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }
+        }
+        let sorted = answers["sorted"]?["data"]?["adventurePaginated"]?["edges"]?.arrayValue ?? []
+        #expect(sorted.count == 2)
+        for edge in sorted {
+            let title = edge["node"]?["title"]?.stringValue ?? "?"
+            let id = edge["node"]?["_id"]?.stringValue ?? "?"
+            #expect(decoded(edge["cursor"]) == title + "\n" + id)
+        }
+        let plain = answers["plain"]?["data"]?["adventurePaginated"]
+        let edge = plain?["edges"]?.arrayValue?.first
+        #expect(edge != nil && decoded(edge?["cursor"]) == edge?["node"]?["_id"]?.stringValue)
+        #expect(plain?["pageInfo"]?["endCursor"] == edge?["cursor"])
+        // Stacey Roswells wrote two of the articles, Jacob Wester one: Wester first, descending.
+        let articles = (answers["byAuthor"]?["data"]?["articleList"]?["items"]?.arrayValue ?? []).compactMap {
+            $0["title"]?.stringValue
+        }
+        #expect(
+            articles == [
+                "Western Australia by Camper Van", "A Beginner's Guide to Ski Touring",
+                "Aloha Spirits in Northern Norway",
+            ])
+        #expect(answers["badSort"]?.jsonText.contains("the author model has no field nope") == true)
+        #expect(answers["badCursor"]?.jsonText.contains("after is not the cursor of a adventure in this list") == true)
+    }
+}
