@@ -309,14 +309,21 @@ struct AEMGraphQLEngine: Sendable {
         var found: [(any Sendable)?] = []
         for fragment in fragments {
             guard let model = models[fragment.model] else { continue }
-            for field in model.fields where field.type == .contentReference || field.type == .fragmentReference {
+            for field in model.fields {
                 let value = fragment.values[field.name] ?? .null
-                let paths = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+                let values = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+                let paths: [String]
+                switch field.type {
+                case .contentReference, .fragmentReference: paths = values
+                // What rich text links to or shows is referenced too, as AEM lists it.
+                case .multiline: paths = values.flatMap { RichText(html: $0).references }
+                default: continue
+                }
                 for path in paths where seen.insert(path).inserted {
-                    if field.type == .contentReference {
-                        found.append(reference(path, transform: transform))
-                    } else if let target = try store.fragment(path: path) {
+                    if let target = try store.fragment(path: path) {
                         found.append(try render(target, transform: transform, depth: 1))
+                    } else if field.type != .fragmentReference {
+                        found.append(reference(path, transform: transform))
                     }
                 }
             }

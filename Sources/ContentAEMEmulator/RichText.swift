@@ -1,22 +1,41 @@
+internal import Foundation
 internal import GraphQL
 internal import OrderedCollections
 
 /// The four forms AEM serves a multi-line text field in, made from the HTML an author wrote.
 ///
-/// A deliberately small HTML reader: block elements (`p`, `h1`–`h6`, `li`, `div`) become blocks,
-/// `b`/`strong`, `i`/`em` and `a` are kept as inline marks, entities are decoded, anything else is text.
+/// A small HTML reader, written here because no HTML parser is among the packages the project may use: block
+/// elements (`p`, `h1`–`h6`, `li`, `div`) become blocks, `ul` and `ol` group list items, `b`/`strong` and
+/// `i`/`em` are inline marks, `a` a link (or a reference, when it points at a content fragment in the DAM),
+/// `img` a reference to an asset; entities are decoded, anything else is text.
+///
+/// The forms follow AEM's documentation and answers: plain text separates paragraphs with a blank line, the JSON
+/// form is `paragraph`, `header`, `unordered-list` / `ordered-list` of `list-item`, with `text`, `link` (`data`
+/// with `href` and, when given, `target`) and `reference` nodes (`data { path mimetype }` for an asset,
+/// `data { href type: "fragment" }` with the link text as `value` for a fragment).
 struct RichText {
     struct Block {
         var kind: String  // paragraph, header, list-item
         var level: Int
+        /// `unordered-list` or `ordered-list` for a list item.
+        var list: String?
         var runs: [Run]
     }
 
     struct Run {
+        enum Kind: Equatable {
+            case text
+            case link(href: String, target: String?)
+            /// A content fragment the text links to.
+            case fragment(href: String)
+            /// An asset the text shows.
+            case asset(path: String)
+        }
+
         var text: String
         var bold = false
         var italic = false
-        var link: String?
+        var kind = Kind.text
     }
 
     let html: String
@@ -27,73 +46,132 @@ struct RichText {
         blocks = Self.parse(html)
     }
 
+    /// The DAM paths the text refers to (fragments and assets), in order.
+    var references: [String] {
+        blocks.flatMap(\.runs).compactMap { run in
+            switch run.kind {
+            case .fragment(let path), .asset(let path): return path
+            default: return nil
+            }
+        }
+    }
+
     var plaintext: String {
-        blocks.map { $0.runs.map(\.text).joined() }.joined(separator: "\n")
+        blocks.map { $0.runs.map(\.text).joined() }.joined(separator: "\n\n")
     }
 
     var markdown: String {
-        blocks.map { block in
+        var lines: [String] = []
+        var number = 0
+        for block in blocks {
             let text = block.runs.map { run -> String in
                 var text = run.text
                 if run.bold { text = "**\(text)**" }
                 if run.italic { text = "*\(text)*" }
-                if let link = run.link { text = "[\(text)](\(link))" }
+                switch run.kind {
+                case .link(let href, _), .fragment(let href): text = "[\(text)](\(href))"
+                case .asset(let path): text = "![\(text)](\(path))"
+                case .text: break
+                }
                 return text
             }.joined()
+            number = block.list == "ordered-list" ? number + 1 : 0
             switch block.kind {
-            case "header": return String(repeating: "#", count: block.level) + " " + text
-            case "list-item": return "- " + text
-            default: return text
+            case "header": lines.append(String(repeating: "#", count: block.level) + " " + text)
+            case "list-item": lines.append((block.list == "ordered-list" ? "\(number). " : "- ") + text)
+            default: lines.append(text)
             }
-        }.joined(separator: "\n\n")
+        }
+        return lines.joined(separator: "\n\n")
     }
 
     /// AEM's JSON form: an array of nodes with `nodeType` and `content`.
     var json: Map {
-        .array(
-            blocks.map { block in
-                var node: OrderedMap = ["nodeType": .string(block.kind)]
-                if block.kind == "header" { node["style"] = .string("h\(block.level)") }
-                node["content"] = .array(
-                    block.runs.map { run in
-                        var text: OrderedMap = ["nodeType": .string(run.link == nil ? "text" : "link")]
-                        if let link = run.link { text["data"] = .dictionary(["href": .string(link)]) }
-                        text["value"] = .string(run.text)
-                        var format: [Map] = []
-                        if run.bold { format.append(.string("bold")) }
-                        if run.italic { format.append(.string("italic")) }
-                        if !format.isEmpty { text["format"] = .dictionary(["variants": .array(format)]) }
-                        return .dictionary(text)
-                    }
-                )
-                return .dictionary(node)
+        var nodes: [Map] = []
+        var index = 0
+        while index < blocks.count {
+            let block = blocks[index]
+            guard let list = block.list else {
+                nodes.append(Self.node(block))
+                index += 1
+                continue
+            }
+            // Consecutive items of one list are that list's content.
+            var items: [Map] = []
+            while index < blocks.count, blocks[index].list == list {
+                items.append(Self.node(blocks[index]))
+                index += 1
+            }
+            nodes.append(.dictionary(["nodeType": .string(list), "content": .array(items)]))
+        }
+        return .array(nodes)
+    }
+
+    private static func node(_ block: Block) -> Map {
+        var node: OrderedMap = ["nodeType": .string(block.kind)]
+        if block.kind == "header" { node["style"] = .string("h\(block.level)") }
+        node["content"] = .array(
+            block.runs.map { run in
+                var text: OrderedMap = [:]
+                switch run.kind {
+                case .text:
+                    text["nodeType"] = .string("text")
+                case .link(let href, let target):
+                    text["nodeType"] = .string("link")
+                    var data: OrderedMap = ["href": .string(href)]
+                    if let target { data["target"] = .string(target) }
+                    text["data"] = .dictionary(data)
+                case .fragment(let href):
+                    text["nodeType"] = .string("reference")
+                    text["data"] = .dictionary(["href": .string(href), "type": .string("fragment")])
+                case .asset(let path):
+                    text["nodeType"] = .string("reference")
+                    text["data"] = .dictionary(["path": .string(path), "mimetype": .string(mimeType(path))])
+                    return .dictionary(text)
+                }
+                text["value"] = .string(run.text)
+                var format: [Map] = []
+                if run.bold { format.append(.string("bold")) }
+                if run.italic { format.append(.string("italic")) }
+                if !format.isEmpty { text["format"] = .dictionary(["variants": .array(format)]) }
+                return .dictionary(text)
             }
         )
+        return .dictionary(node)
+    }
+
+    private static func mimeType(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? ""
+        let fileExtension = file.contains(".") ? (file.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
+        return AEMGraphQLEngine.mimeType(fileExtension)
     }
 
     typealias OrderedMap = OrderedDictionary<String, Map>
 
     private static func parse(_ html: String) -> [Block] {
         var blocks: [Block] = []
+        var lists: [String] = []
         var current = Block(kind: "paragraph", level: 0, runs: [])
         var bold = 0
         var italic = 0
-        var link: String?
+        var link: Run.Kind = .text
         var text = ""
         func flushText() {
             let decoded = decodeEntities(text)
             text = ""
             guard !decoded.isEmpty else { return }
-            current.runs.append(Run(text: decoded, bold: bold > 0, italic: italic > 0, link: link))
+            current.runs.append(Run(text: decoded, bold: bold > 0, italic: italic > 0, kind: link))
         }
         func flushBlock(next kind: String = "paragraph", level: Int = 0) {
             flushText()
-            let joined = current.runs.map(\.text).joined().trimmingWhitespace()
-            if !joined.isEmpty {
+            let hasContent =
+                current.runs.contains { $0.kind != .text }
+                || !current.runs.map(\.text).joined().trimmingWhitespace().isEmpty
+            if hasContent {
                 current.runs = trimRuns(current.runs)
                 blocks.append(current)
             }
-            current = Block(kind: kind, level: level, runs: [])
+            current = Block(kind: kind, level: level, list: kind == "list-item" ? lists.last : nil, runs: [])
         }
         var rest = Substring(html)
         while let open = rest.firstIndex(of: "<") {
@@ -103,7 +181,8 @@ struct RichText {
                 rest = ""
                 break
             }
-            let tag = rest[rest.index(after: open)..<close].lowercased()
+            let rawTag = rest[rest.index(after: open)..<close]
+            let tag = rawTag.lowercased()
             rest = rest[rest.index(after: close)...]
             let name = tag.split(whereSeparator: { $0 == " " || $0 == "/" }).first.map(String.init) ?? ""
             let closing = tag.hasPrefix("/")
@@ -117,6 +196,13 @@ struct RichText {
                 } else {
                     flushBlock(next: closingName == "li" ? "list-item" : "paragraph")
                 }
+            case "ul", "ol":
+                flushBlock()
+                if closing {
+                    _ = lists.popLast()
+                } else {
+                    lists.append(closingName == "ul" ? "unordered-list" : "ordered-list")
+                }
             case "br":
                 text += "\n"
             case "b", "strong":
@@ -128,10 +214,19 @@ struct RichText {
             case "a":
                 flushText()
                 if closing {
-                    link = nil
-                } else if let hrefRange = tag.firstRange(of: "href=\"") {
-                    let value = tag[hrefRange.upperBound...]
-                    link = value.firstIndex(of: "\"").map { String(value[..<$0]) }
+                    link = .text
+                } else if let href = attribute("href", in: rawTag) {
+                    let decoded = decodeEntities(href)
+                    // A link to a DAM path without a file extension is a content fragment.
+                    let file = decoded.split(separator: "/").last ?? ""
+                    link =
+                        decoded.hasPrefix("/content/dam/") && !file.contains(".")
+                        ? .fragment(href: decoded) : .link(href: decoded, target: attribute("target", in: rawTag))
+                }
+            case "img":
+                if !closing, let source = attribute("src", in: rawTag) {
+                    flushText()
+                    current.runs.append(Run(text: "", kind: .asset(path: decodeEntities(source))))
                 }
             default:
                 break
@@ -140,6 +235,18 @@ struct RichText {
         text += rest
         flushBlock()
         return blocks
+    }
+
+    /// An attribute's value in a tag, quoted with `"` or `'`; names match whatever their case.
+    private static func attribute(_ name: String, in tag: Substring) -> String? {
+        for quote in ["\"", "'"] {
+            for space in [" ", "\n", "\t"] {
+                guard let range = tag.range(of: space + name + "=" + quote, options: .caseInsensitive) else { continue }
+                let value = tag[range.upperBound...]
+                return value.firstIndex(of: Character(quote)).map { String(value[..<$0]) }
+            }
+        }
+        return nil
     }
 
     private static func trimRuns(_ runs: [Run]) -> [Run] {
@@ -152,17 +259,46 @@ struct RichText {
             while last.text.last == " " || last.text.last == "\n" { last.text.removeLast() }
             runs[runs.count - 1] = last
         }
-        return runs.filter { !$0.text.isEmpty }
+        return runs.filter { !$0.text.isEmpty || $0.kind != .text }
     }
 
-    private static func decodeEntities(_ text: String) -> String {
+    /// The text with named and numeric character references decoded.
+    ///
+    /// One pass, so `&amp;lt;` is `&lt;`; `&nbsp;` is U+00A0, as AEM keeps it; anything else is left as written.
+    static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
-        let named = [
-            "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&apos;": "'", "&nbsp;": " ",
+        let named: [Substring: String] = [
+            "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}",
         ]
-        var result = text
-        for (entity, value) in named { result = result.replacing(entity, with: value) }
-        return result
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let after = rest[rest.index(after: ampersand)...]
+            // A reference is short: at most 10 characters before its `;`.
+            guard let semicolon = after.prefix(10).firstIndex(of: ";") else {
+                result += "&"
+                rest = after
+                continue
+            }
+            let name = after[..<semicolon]
+            var replacement: String?
+            if let value = named[name] {
+                replacement = value
+            } else if name.hasPrefix("#x") || name.hasPrefix("#X"), let code = UInt32(name.dropFirst(2), radix: 16) {
+                replacement = Unicode.Scalar(code).map { String(Character($0)) }
+            } else if name.hasPrefix("#"), let code = UInt32(name.dropFirst()) {
+                replacement = Unicode.Scalar(code).map { String(Character($0)) }
+            }
+            if let replacement {
+                result += replacement
+                rest = after[after.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = after
+            }
+        }
+        return result + rest
     }
 }
 

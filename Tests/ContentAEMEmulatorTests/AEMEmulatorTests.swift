@@ -112,7 +112,7 @@ struct AEMEmulatorTests {
         #expect(
             main?["plaintext"]
                 == .string(
-                    "Before you go\nLearn the transitions at the resort first, and read the avalanche bulletin every day."
+                    "Before you go\n\nLearn the transitions at the resort first, and read the avalanche bulletin every day."
                 ))
         #expect(main?["markdown"]?.stringValue?.hasPrefix("## Before you go\n\nLearn the *transitions*") == true)
         #expect(main?["markdown"]?.stringValue?.contains("[avalanche bulletin](https://example.com/avalanche)") == true)

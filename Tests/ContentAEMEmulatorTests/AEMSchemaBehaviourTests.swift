@@ -30,7 +30,9 @@ struct AEMSchemaBehaviourTests {
           - /content/dam/wknd-shared/en/adventures/surf-camp-in-costa-rica/surf-camp-costa-rica
         distances: [12.5, 30]
         starts: ["08:00:00", "14:30:00"]
-        notes: ["<p>Bring <b>sunscreen</b></p>", "<p>Low tide at noon</p>"]
+        notes:
+          - "<p>Bring <b>sunscreen</b></p>"
+          - "<p>Low tide at noon</p><p><img src=\\"/content/dam/wknd-shared/en/trails/map.png\\"></p><p>Then <a href=\\"/content/dam/wknd-shared/en/adventures/tahoe-skiing/tahoe-skiing\\">Tahoe</a></p>"
         guide: /content/dam/wknd-shared/en/trails/coast-guide.pdf
         details: { level: 2, dogs: true, tags: [sand, rock] }
         """,
@@ -188,7 +190,7 @@ struct AEMSchemaBehaviourTests {
             ])
         #expect(coast?["details"]?["level"] == .number(JSONNumber(2)))
         #expect(coast?["details"]?["tags"]?.arrayValue?.count == 2)
-        #expect(coast?["notes"]?.arrayValue?.last?["plaintext"] == .string("Low tide at noon"))
+        #expect(coast?["notes"]?.arrayValue?.last?["plaintext"] == .string("Low tide at noon\n\n\n\nThen Tahoe"))
         #expect(coast?["starts"]?.arrayValue?.count == 2)
         let ridge = items.last
         #expect(ridge?["guide"]?["__typename"] == .string("PageRef"))
@@ -197,6 +199,27 @@ struct AEMSchemaBehaviourTests {
         #expect(image?["__typename"] == .string("ImageRef"))
         #expect(image?["mimeType"] == .string("image/jpeg"))
         #expect(image?["type"] == .string("image"))
+    }
+
+    @Test func whatRichTextShowsOrLinksToIsAmongTheReferences() async throws {
+        let answers = try await Self.run([
+            "coast": """
+            { trailByPath(_path: "/content/dam/wknd-shared/en/trails/coast") {
+              _references { __typename ... on ImageRef { _path mimeType } ... on AdventureModel { title }
+                ... on DocumentRef { _path } }
+            } }
+            """
+        ])
+        let references = answers["coast"]?["data"]?["trailByPath"]?["_references"]?.arrayValue ?? []
+        let kinds = references.compactMap { $0["__typename"]?.stringValue }
+        // The two stops, the guide (a PDF), the map the notes show and the adventure they link to.
+        #expect(kinds.filter { $0 == "AdventureModel" }.count == 3, "\(kinds)")
+        #expect(kinds.contains("DocumentRef"))
+        #expect(
+            references.contains {
+                $0["_path"] == .string("/content/dam/wknd-shared/en/trails/map.png")
+                    && $0["mimeType"] == .string("image/png")
+            })
     }
 
     @Test func systemFieldsAndLookupById() async throws {
