@@ -95,29 +95,53 @@ extension AEMEmulator {
             return Self.json(
                 status: .badRequest, ["message": .string("expected a JSON body {\"query\": …, \"variables\": {…}}")])
         }
+        let checked = GraphQLSource.request(query, schema: engine.schema, limits: engine.limits)
         let result = await engine.execute(
-            query: query,
-            variables: object["variables"]?.objectValue ?? JSONObject(),
-            operationName: object["operationName"]?.stringValue
-        )
-        if let failure = graphQLFailure(result) { return failure }
-        return Self.json(status: .ok, bytes: engine.serialized(result))
+            checked, variables: object["variables"]?.objectValue ?? JSONObject(),
+            operationName: object["operationName"]?.stringValue)
+        if let failure = graphQLFailure(result, refusal: checked) { return failure }
+        return Response(
+            status: .ok, headers: [.contentType: graphQLContentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: engine.serialized(result))))
     }
 
-    /// With `--graphql-response-json`, a result without data becomes 400 (the request was bad) or 500
-    /// (execution failed); otherwise AEM answers 200 and this returns nil.
-    func graphQLFailure(_ body: JSONValue) -> Response? {
+    /// With `--graphql-response-json`, a result without data becomes 400 when the text does not parse (or passes a
+    /// limit) or a variable does not fit, and 500 otherwise (a query that does not validate, or fails as it runs), as
+    /// AEM answers with that option; otherwise AEM answers 200 and this returns nil.
+    ///
+    /// - Parameters:
+    ///   - body: The response body.
+    ///   - refusal: The query as checked before it ran, which says whether and why it was refused.
+    /// - Returns: The response with its status, or `nil` for AEM's 200.
+    func graphQLFailure(_ body: JSONValue, refusal: Result<Document, GraphQLRequestErrors>) -> Response? {
         guard options.graphqlResponseJSON, let errors = body["errors"]?.arrayValue, !errors.isEmpty else { return nil }
-        // Data present: a partial success, still 200. No data: execution errors carry a `path`,
-        // request errors (parse, validation, variables) do not.
+        // Data present: a partial success, still 200.
         if let data = body["data"], data != .null { return nil }
-        let executed = errors.contains { $0["path"] != nil }
-        let status: HTTPResponse.Status = executed ? .internalServerError : .badRequest
+        let badRequest: Bool
+        switch refusal {
+        case .failure(let refused): badRequest = refused.stage != .validation
+        case .success:
+            badRequest = errors.allSatisfy { ($0["message"]?.stringValue ?? "").hasPrefix("Variable \"$") }
+        }
         return Response(
-            status: status,
-            headers: [.contentType: "application/graphql-response+json;charset=utf-8"],
+            status: badRequest ? .badRequest : .internalServerError,
+            headers: [.contentType: graphQLContentType],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.serialized()))
         )
+    }
+
+    /// `GET /content/cq:graphql/{config}/endpoint.GQLschema` (or `_cq_graphql`): the schema as SDL, as AEM offers
+    /// it for download; any other path under `/content` outside the DAM is not found.
+    func schemaDownload(_ request: Request) throws -> Response {
+        let path = request.uri.path.removingPercentEncoding ?? request.uri.path
+        let parts = path.split(separator: "/")
+        guard parts.count == 4, parts[0] == "content", parts[1] == "cq:graphql" || parts[1] == "_cq_graphql",
+            parts[3] == "endpoint.GQLschema",
+            try store.configurations().contains(String(parts[2])) || parts[2] == "global"
+        else {
+            return Self.text(status: .notFound, "No suitable endpoint found.")
+        }
+        return Self.text(status: .ok, printSchema(schema: engine.schema))
     }
 
     /// A placeholder image of the type the path's extension names.

@@ -72,6 +72,20 @@ public struct AEMEmulator: Sendable {
 
     /// The default publish-tier cache header.
     static let publishCacheControl = "max-age=60,s-maxage=7200,stale-while-revalidate=86400,stale-if-error=86400"
+    /// The default author-tier cache header: AEM's author tier keeps shared caches to a minute too.
+    static let authorCacheControl = "max-age=60,s-maxage=60,stale-while-revalidate=86400,stale-if-error=86400"
+
+    /// The cache header of a persisted query that sets none, for the tier this emulator plays.
+    var defaultCacheControl: String {
+        options.mode == .author ? Self.authorCacheControl : Self.publishCacheControl
+    }
+
+    /// The content type of every GraphQL answer: AEM's JSON, or with `--graphql-response-json` the GraphQL over HTTP
+    /// media type, which AEM then uses for all of them.
+    var graphQLContentType: String {
+        options.graphqlResponseJSON
+            ? "application/graphql-response+json;charset=utf-8" : "application/json;charset=utf-8"
+    }
 
     /// Loads a workspace's `aem/` folder into SQLite and builds its schema.
     ///
@@ -99,12 +113,15 @@ public struct AEMEmulator: Sendable {
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
         if let origin = options.corsOrigin {
+            // Only the allowed origin is answered, and a preflight is cached for 30 minutes (AEM's CORS policy
+            // default), so a browser on another origin sees the refusal it would see on AEM.
             router.middlewares.add(
                 CORSMiddleware(
-                    allowOrigin: origin == "*" ? .all : .custom(origin),
+                    allowOrigin: origin == "*" ? .all : .oneOf(origin),
                     allowHeaders: [.authorization, .contentType, .ifNoneMatch],
-                    allowMethods: [.get, .post, .put, .options],
-                    exposedHeaders: ["ETag", "Cache-Control"]
+                    allowMethods: [.get, .head, .post, .put, .options],
+                    exposedHeaders: ["ETag", "Cache-Control"],
+                    maxAge: .seconds(1800)
                 )
             )
         }
@@ -118,6 +135,7 @@ public struct AEMEmulator: Sendable {
             try await self.persist(request, context: context, isUpdate: true)
         }
         router.post("/content/**") { request, _ in try await self.adHoc(request) }
+        router.get("/content/**") { request, _ in try self.schemaDownload(request) }
         router.get("/content/dam/**") { request, _ in Self.placeholder(for: request.uri.path) }
         router.get("/adobe/dynamicmedia/deliver/**") { request, _ in Self.placeholder(for: request.uri.path) }
         router.get("/graphql/execute.json/**") { request, _ in await self.execute(request, variables: nil) }
@@ -128,6 +146,12 @@ public struct AEMEmulator: Sendable {
                 return Self.json(status: .badRequest, ["message": .string("expected a JSON body {\"variables\": {…}}")])
             }
             return await self.execute(request, variables: object["variables"]?.objectValue ?? JSONObject())
+        }
+        // HEAD answers what GET would, without the body.
+        router.head("/graphql/execute.json/**") { request, _ in
+            Self.headOnly(await self.execute(request, variables: nil))
+        }
+        router.head("/graphql/list.json") { request, _ in Self.headOnly(self.list(configuration: nil, request: request))
         }
         router.get("/graphql/list.json") { request, _ in self.list(configuration: nil, request: request) }
         router.get("/graphql/list.json/{configuration}") { request, context in
@@ -165,7 +189,7 @@ public struct AEMEmulator: Sendable {
             return Self.json(status: .internalServerError, ["message": .string("\(error)")])
         }
         guard let stored else {
-            return Self.json(
+            return json(
                 status: .notFound,
                 [
                     "message": .string(
@@ -210,15 +234,14 @@ public struct AEMEmulator: Sendable {
                 ]
             )
         }
-        let body = await engine.execute(
-            parsed.flatMap { GraphQLSource.validated($0, schema: engine.schema) }, variables: variables,
-            operationName: nil)
-        if let failure = graphQLFailure(body) { return failure }
+        let checked = parsed.flatMap { GraphQLSource.validated($0, schema: engine.schema) }
+        let body = await engine.execute(checked, variables: variables, operationName: nil)
+        if let failure = graphQLFailure(body, refusal: checked) { return failure }
         let bytes = engine.serialized(body)
         let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
         var headers: HTTPFields = [
-            .contentType: "application/json;charset=utf-8",
-            .cacheControl: stored.cacheControl ?? Self.publishCacheControl,
+            .contentType: graphQLContentType,
+            .cacheControl: stored.cacheControl ?? defaultCacheControl,
             .eTag: etag,
         ]
         if request.headers[.ifNoneMatch] == etag {
@@ -266,7 +289,7 @@ public struct AEMEmulator: Sendable {
                     ]),
                     "data": .object([
                         "query": .string(query.query),
-                        "cache-control": .string(query.cacheControl ?? Self.publishCacheControl),
+                        "cache-control": .string(query.cacheControl ?? defaultCacheControl),
                     ]),
                 ])
                 if let index = groups.firstIndex(where: { $0.0 == query.configuration }) {
@@ -300,6 +323,18 @@ public struct AEMEmulator: Sendable {
             headers: [.contentType: "application/json;charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
+    }
+
+    /// A JSON answer about a GraphQL request, in the media type GraphQL answers take here.
+    func json(status: HTTPResponse.Status, _ body: JSONObject) -> Response {
+        Response(
+            status: status, headers: [.contentType: graphQLContentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONValue.object(body).serialized())))
+    }
+
+    /// A response's status and headers, for `HEAD`.
+    static func headOnly(_ response: Response) -> Response {
+        Response(status: response.status, headers: response.headers)
     }
 
     static func text(status: HTTPResponse.Status, _ text: String) -> Response {

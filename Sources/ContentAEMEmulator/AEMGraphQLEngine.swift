@@ -75,7 +75,7 @@ struct AEMGraphQLEngine: Sendable {
                 schema: schema, document: document, context: (), variables: values, operationName: operationName,
                 limits: limits)
             var body = JSONObject()
-            if let data = result.data { body["data"] = GraphQLJSON.json(data) }
+            if let data = result.data { body["data"] = Self.wholeNumbers(GraphQLJSON.json(data)) }
             if !result.errors.isEmpty {
                 body["errors"] = .array(result.errors.map(GraphQLJSON.json))
             }
@@ -84,6 +84,22 @@ struct AEMGraphQLEngine: Sendable {
             return .object(["errors": .array([GraphQLJSON.json(error)])])
         } catch {
             return .object(["errors": .array([.object(["message": .string("\(error)")])])])
+        }
+    }
+
+    /// The data with whole floating-point numbers written as AEM writes them: `5000`, not `5000.0`.
+    static func wholeNumbers(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number(let number) where number.text.hasSuffix(".0"):
+            let integer = number.text.dropLast(2)
+            guard integer.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else { return value }
+            return .number(JSONNumber(text: String(integer)))
+        case .array(let elements):
+            return .array(elements.map(wholeNumbers))
+        case .object(let object):
+            return .object(JSONObject(object.members.map { JSONMember($0.key, wholeNumbers($0.value)) }))
+        default:
+            return value
         }
     }
 

@@ -172,7 +172,10 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var maxConnections: Int?
 
-    @Flag(help: "Answer failing queries with 400/500 and application/graphql-response+json instead of 200.")
+    @Flag(
+        help:
+            "AEM: answer every query as application/graphql-response+json, a failing one with 400 (does not parse) or 500 (does not validate or run) instead of 200."
+    )
     var graphqlResponseJSON = false
 
     @Option(

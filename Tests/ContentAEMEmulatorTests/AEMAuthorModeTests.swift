@@ -107,15 +107,26 @@ struct AEMAuthorModeTests {
 
     @Test func graphqlResponseJSONModeUsesHTTPStatuses() async throws {
         try await AEMHarness.run(options: .init(graphqlResponseJSON: true)) { client in
+            // A query that does not validate is 500 with this option, as AEM answers it; one that does not parse 400.
             let invalid = try await client.post(
                 "/content/cq:graphql/wknd-shared/endpoint.json", json: #"{"query":"{ nope }"}"#)
-            #expect(invalid.status == 400)
+            #expect(invalid.status == 500)
             #expect(invalid.header("Content-Type")?.hasPrefix("application/graphql-response+json") == true)
+            let unparsable = try await client.post(
+                "/content/cq:graphql/wknd-shared/endpoint.json", json: #"{"query":"{ nope "}"#)
+            #expect(unparsable.status == 400)
             let failing = try await client.post(
                 "/content/cq:graphql/wknd-shared/endpoint.json",
                 json: #"{"query":"{ adventureByPath(_path: \"/content/dam/none\") { item { title } } }"}"#
             )
             #expect(failing.status == 500)
+            // Every answer takes the media type, a success and an unknown persisted query too.
+            let success = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
+            #expect(success.status == 200)
+            #expect(success.header("Content-Type")?.hasPrefix("application/graphql-response+json") == true)
+            let unknown = try await client.get("/graphql/execute.json/wknd-shared/nope")
+            #expect(unknown.status == 404)
+            #expect(unknown.header("Content-Type")?.hasPrefix("application/graphql-response+json") == true)
         }
         try await AEMHarness.run { client in
             let invalid = try await client.post(
@@ -139,6 +150,36 @@ struct AEMAuthorModeTests {
                 headers: [("Origin", "http://localhost:3000"), ("Access-Control-Request-Method", "GET")]
             )
             #expect(preflight.header("Access-Control-Allow-Origin") == "http://localhost:3000")
+            #expect(preflight.header("Access-Control-Max-Age") == "1800")
+            // Another origin is not answered, so its browser refuses the response, as it would from AEM.
+            let other = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all", headers: [("Origin", "http://evil.example")])
+            #expect(other.header("Access-Control-Allow-Origin") == nil)
+        }
+    }
+
+    @Test func headSchemaDownloadCacheTiersAndNumbers() async throws {
+        try await AEMHarness.run { client in
+            let get = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
+            let head = try await client.send(
+                "/graphql/execute.json/wknd-shared/adventures-all", method: "HEAD", body: nil, headers: [])
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("ETag") == get.header("ETag") && head.header("ETag") != nil)
+            #expect(get.header("Cache-Control")?.contains("s-maxage=7200") == true)
+            // Whole numbers of Float fields print as AEM prints them.
+            #expect(get.text.contains(#""price":5000,"#), "\(get.text.prefix(300))")
+            let schema = try await client.get("/content/cq:graphql/wknd-shared/endpoint.GQLschema")
+            #expect(schema.status == 200)
+            #expect(schema.text.contains("type QueryType {") && schema.text.contains("union Reference ="))
+            let nowhere = try await client.get("/content/cq:graphql/nope/endpoint.GQLschema")
+            #expect(nowhere.status == 404)
+        }
+        try await AEMHarness.run(options: .init(mode: .author)) { client in
+            let exchange = try await client.get(
+                "/graphql/execute.json/wknd-shared/adventures-all",
+                headers: [("Authorization", "Basic YWRtaW46YWRtaW4=")])
+            #expect(exchange.status == 200)
+            #expect(exchange.header("Cache-Control")?.contains("s-maxage=60,") == true)
         }
     }
 

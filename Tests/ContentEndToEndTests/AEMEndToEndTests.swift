@@ -16,7 +16,7 @@ struct AEMEndToEndTests {
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first == "title,activity,price,tripLength,primaryImage")
         #expect(lines.count == 17)
-        #expect(result.stdout.contains("Bali Surf Camp,Surfing,5000.0,6 Days,"))
+        #expect(result.stdout.contains("Bali Surf Camp,Surfing,5000,6 Days,"))
     }
 
     @Test func shortcutsRunAndListsAgainstServe() throws {
@@ -39,7 +39,7 @@ struct AEMEndToEndTests {
                 ],
                 in: scratch.url
             )
-            #expect(run.stdout == "title,price\nBali Surf Camp,5000.0\nSurf Camp in Costa Rica,3400.0\n")
+            #expect(run.stdout == "title,price\nBali Surf Camp,5000\nSurf Camp in Costa Rica,3400\n")
 
             let list = try ContentProcess.run(["aem", "list", "-o", "csv", "--fields", "name"], in: scratch.url)
             #expect(list.stdout.contains("/wknd-shared/adventures-all\n"))
@@ -137,7 +137,7 @@ struct AEMEndToEndTests {
                 in: scratch.url,
                 environment: environment
             )
-            #expect(run.stdout == "title,price\nGastronomic Marais Tour,95.0\nNapa Wine Tasting,152.59\n")
+            #expect(run.stdout == "title,price\nGastronomic Marais Tour,95\nNapa Wine Tasting,152.59\n")
             let dry = try ContentProcess.run(
                 ["aem", "persist", "wknd-shared/not-yet", query.path, "--dry-run"],
                 in: scratch.url,
@@ -273,7 +273,7 @@ struct AEMEndToEndTests {
             for format in ["table", "json", "ndjson", "csv", "tsv", "markdown"] {
                 let result = try ContentProcess.run(["aem", "adventures", "-o", format, "--no-cache"], in: scratch.url)
                 #expect(result.status == 0, "\(format)")
-                for fact in ["Bali Surf Camp", "5000.0", "Napa Wine Tasting", "152.59", "Yosemite Backpacking"] {
+                for fact in ["Bali Surf Camp", "5000", "Napa Wine Tasting", "152.59", "Yosemite Backpacking"] {
                     #expect(result.stdout.contains(fact), "\(format) lacks \(fact)")
                 }
             }
