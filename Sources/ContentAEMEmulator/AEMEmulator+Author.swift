@@ -22,19 +22,25 @@ extension AEMEmulator {
         let text = String(decoding: body.readableBytesView, as: UTF8.self)
         var query = text
         var cacheControl: String?
+        var surrogateControl: String?
         if let parsed = try? JSONParser().parse(text), case .object(let object) = parsed {
             guard let queryText = object["query"]?.stringValue else {
                 return Self.json(status: .badRequest, ["message": .string("a JSON body needs a \"query\" string")])
             }
             query = queryText
-            switch object["cache-control"] {
-            case .some(.object(let control)):
-                cacheControl = control.members.map { "\($0.key)=\(CellValue.text($0.value))" }.joined(separator: ",")
-            case .some(.string(let control)):
-                cacheControl = control
-            default:
-                break
+            // `{"max-age": 300}` becomes `max-age=300`, as AEM writes the header from it.
+            func header(_ value: JSONValue?) -> String? {
+                switch value {
+                case .some(.object(let control)):
+                    return control.members.map { "\($0.key)=\(CellValue.text($0.value))" }.joined(separator: ",")
+                case .some(.string(let control)):
+                    return control
+                default:
+                    return nil
+                }
             }
+            cacheControl = header(object["cache-control"])
+            surrogateControl = header(object["surrogate-control"])
         }
         do {
             _ = try GraphQLSource.parse(query, path: "query", limits: engine.limits)
@@ -56,7 +62,8 @@ extension AEMEmulator {
         }
         try store.savePersistedQuery(
             AEMWorkspace.PersistedQuery(
-                configuration: configuration, name: name, query: query, cacheControl: cacheControl)
+                configuration: configuration, name: name, query: query, cacheControl: cacheControl,
+                surrogateControl: surrogateControl)
         )
         return Self.json(
             status: isUpdate ? .ok : .created,

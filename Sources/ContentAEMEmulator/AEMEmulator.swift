@@ -3,6 +3,7 @@ public import ContentGraphQL
 internal import ContentJSON
 public import Foundation
 internal import GraphQL
+internal import HTTPTypes
 public import Hummingbird
 
 /// The AEM headless HTTP API over a workspace: persisted queries, listing, and their caching headers.
@@ -244,6 +245,9 @@ public struct AEMEmulator: Sendable {
             .cacheControl: stored.cacheControl ?? defaultCacheControl,
             .eTag: etag,
         ]
+        if let surrogate = stored.surrogateControl, let name = HTTPField.Name("Surrogate-Control") {
+            headers[name] = surrogate
+        }
         if request.headers[.ifNoneMatch] == etag {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
@@ -290,6 +294,7 @@ public struct AEMEmulator: Sendable {
                     "data": .object([
                         "query": .string(query.query),
                         "cache-control": .string(query.cacheControl ?? defaultCacheControl),
+                        "surrogate-control": query.surrogateControl.map(JSONValue.string) ?? .null,
                     ]),
                 ])
                 if let index = groups.firstIndex(where: { $0.0 == query.configuration }) {

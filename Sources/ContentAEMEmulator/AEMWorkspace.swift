@@ -30,6 +30,8 @@ struct AEMWorkspace: Sendable {
         var name: String
         var query: String
         var cacheControl: String?
+        /// What the query says shared caches (a CDN) keep its answer for: the `Surrogate-Control` header.
+        var surrogateControl: String?
     }
 
     /// Reads a workspace folder.

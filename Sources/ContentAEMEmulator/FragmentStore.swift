@@ -43,6 +43,11 @@ struct FragmentStore: Sendable {
                         );
                         """
                 )
+                // A file an earlier version made has no surrogate_control column yet.
+                let columns = try db.columns(in: "persisted_query").map(\.name)
+                if !columns.contains("surrogate_control") {
+                    try db.execute(sql: "ALTER TABLE persisted_query ADD COLUMN surrogate_control TEXT")
+                }
             }
         } catch {
             throw EmulatorError.database("\(path ?? ":memory:"): \(error)")
@@ -70,8 +75,11 @@ struct FragmentStore: Sendable {
                 for query in workspace.queries {
                     try db.execute(
                         sql:
-                            "INSERT OR IGNORE INTO persisted_query (configuration, name, query, cache_control) VALUES (?, ?, ?, ?)",
-                        arguments: [query.configuration, query.name, query.query, query.cacheControl]
+                            "INSERT OR IGNORE INTO persisted_query (configuration, name, query, cache_control, surrogate_control) "
+                            + "VALUES (?, ?, ?, ?, ?)",
+                        arguments: [
+                            query.configuration, query.name, query.query, query.cacheControl, query.surrogateControl,
+                        ]
                     )
                 }
             }
@@ -110,7 +118,7 @@ struct FragmentStore: Sendable {
             try Row.fetchOne(
                 db,
                 sql:
-                    "SELECT configuration, name, query, cache_control FROM persisted_query WHERE configuration = ? AND name = ?",
+                    "SELECT configuration, name, query, cache_control, surrogate_control FROM persisted_query WHERE configuration = ? AND name = ?",
                 arguments: [configuration, name]
             ).map(Self.query)
         }
@@ -123,14 +131,14 @@ struct FragmentStore: Sendable {
                 return try Row.fetchAll(
                     db,
                     sql:
-                        "SELECT configuration, name, query, cache_control FROM persisted_query WHERE configuration = ? ORDER BY name",
+                        "SELECT configuration, name, query, cache_control, surrogate_control FROM persisted_query WHERE configuration = ? ORDER BY name",
                     arguments: [configuration]
                 ).map(Self.query)
             }
             return try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT configuration, name, query, cache_control FROM persisted_query ORDER BY configuration, name"
+                    "SELECT configuration, name, query, cache_control, surrogate_control FROM persisted_query ORDER BY configuration, name"
             ).map(Self.query)
         }
     }
@@ -149,8 +157,9 @@ struct FragmentStore: Sendable {
                 ) ?? 0 > 0
             try db.execute(
                 sql:
-                    "INSERT OR REPLACE INTO persisted_query (configuration, name, query, cache_control) VALUES (?, ?, ?, ?)",
-                arguments: [query.configuration, query.name, query.query, query.cacheControl]
+                    "INSERT OR REPLACE INTO persisted_query (configuration, name, query, cache_control, surrogate_control) "
+                    + "VALUES (?, ?, ?, ?, ?)",
+                arguments: [query.configuration, query.name, query.query, query.cacheControl, query.surrogateControl]
             )
             return existed
         }
@@ -168,7 +177,8 @@ struct FragmentStore: Sendable {
             configuration: row["configuration"],
             name: row["name"],
             query: row["query"],
-            cacheControl: row["cache_control"]
+            cacheControl: row["cache_control"],
+            surrogateControl: row["surrogate_control"]
         )
     }
 }

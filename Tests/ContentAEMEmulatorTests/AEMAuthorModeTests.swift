@@ -63,7 +63,8 @@ struct AEMAuthorModeTests {
             let updated = try await client.post(
                 "/graphql/persist.json/wknd-shared/most-expensive",
                 json:
-                    #"{"query":"{ adventureList(sort: \"price ASC\", limit: 1) { items { title } } }","cache-control":{"max-age":300}}"#,
+                    #"{"query":"{ adventureList(sort: \"price ASC\", limit: 1) { items { title } } }","cache-control":{"max-age":300},"#
+                    + #""surrogate-control":{"max-age":600,"stale-while-revalidate":1000,"stale-if-error":1000}}"#,
                 headers: [adminAuthorization]
             )
             #expect(updated.status == 200)
@@ -74,6 +75,7 @@ struct AEMAuthorModeTests {
                 rerun.json?["data"]?["adventureList"]?["items"]?.arrayValue?.first?["title"]
                     == .string("Gastronomic Marais Tour"))
             #expect(rerun.header("Cache-Control") == "max-age=300")
+            #expect(rerun.header("Surrogate-Control") == "max-age=600,stale-while-revalidate=1000,stale-if-error=1000")
         }
     }
 
@@ -216,5 +218,34 @@ struct AEMPersistenceTests {
         #expect(try second.store.persistedQuery(configuration: "wknd-shared", name: "kept") != nil)
         #expect(try second.store.fragments(model: "adventure").count == 16)
         try? FileManager.default.removeItem(at: workspace.deletingLastPathComponent())
+    }
+
+    @Test func aDataFileMadeBeforeSurrogateControlStillOpens() async throws {
+        let workspace = try AEMHarness.workspace()
+        defer { try? FileManager.default.removeItem(at: workspace.deletingLastPathComponent()) }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("aem-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        // The table as the previous version made it, written by an independent SQLite client.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = [
+            "python3", "-c",
+            """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute("CREATE TABLE persisted_query (configuration TEXT NOT NULL, name TEXT NOT NULL, "
+                      "query TEXT NOT NULL, cache_control TEXT, PRIMARY KEY (configuration, name))")
+            c.execute("INSERT INTO persisted_query VALUES ('wknd-shared', 'old', '{ adventureList { items { title } } }', "
+                      "'max-age=5')")
+            c.commit()
+            """,
+            data,
+        ]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let emulator = try AEMEmulator(directory: workspace, dataFile: data, publishBase: "http://x")
+        let old = try emulator.store.persistedQuery(configuration: "wknd-shared", name: "old")
+        #expect(old?.cacheControl == "max-age=5" && old?.surrogateControl == nil)
     }
 }
