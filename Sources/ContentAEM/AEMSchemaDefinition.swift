@@ -139,15 +139,22 @@ package enum AEMSchemaDefinition {
         enum DateOperator { AT NOT_AT BEFORE AT_OR_BEFORE AFTER AT_OR_AFTER }
         enum TimeOperator { AT NOT_AT BEFORE AT_OR_BEFORE AFTER AT_OR_AFTER }
         enum AssetTransformFormat { GIF PNG PNG8 JPG PJPG BJPG WEBP WEBPLL WEBPLY }
+        enum AssetTransformRotation { R90 R180 R270 }
+        enum AssetTransformFlip { HORIZONTAL VERTICAL HORIZONTAL_AND_VERTICAL }
 
         input AssetTransform {
-          format: AssetTransformFormat
+          format: AssetTransformFormat!
           seoName: String
-          width: Int
-          height: Int
+          crop: AssetTransformCrop
+          size: AssetTransformSize
+          rotation: AssetTransformRotation
+          flip: AssetTransformFlip
           quality: Int
+          width: Int
           preferWebp: Boolean
         }
+        input AssetTransformCrop { xOrigin: Int, yOrigin: Int, width: Int, height: Int }
+        input AssetTransformSize { width: Int, height: Int }
 
         """
         + scalarFilters("String", operator: "StringOperator", default: "EQUALS")

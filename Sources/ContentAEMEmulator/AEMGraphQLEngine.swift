@@ -403,7 +403,9 @@ struct AEMGraphQLEngine: Sendable {
         var query: [String] = []
         if transform.preferWebp == true { query.append("preferwebp=true") }
         if let width = transform.width { query.append("width=\(width)") }
-        if let quality = transform.quality { query.append("quality=\(quality)") }
+        query += transform.geometry
+        // AEM's documentation: without a quality, the delivered image's is 80.
+        query.append("quality=\(transform.quality ?? 80)")
         let seoName = transform.seoName ?? stem
         let dynamicURL =
             "/adobe/dynamicmedia/deliver/dm-aid--\(stableUUID(path))/\(seoName).\(fileExtension)"

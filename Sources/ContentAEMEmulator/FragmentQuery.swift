@@ -5,12 +5,18 @@ internal import GraphQL
 internal import OrderedCollections
 
 /// The `_assetTransform` argument: how `_dynamicUrl` should render images.
+///
+/// Its fields are those Adobe documents for web-optimized image delivery (`format` required, `seoName`, `crop`,
+/// `size`, `rotation`, `flip`, `quality`, `width`, `preferWebp`); the names of the nested input types are not in
+/// the corpus's 2021 schema, which predates them.
 struct AssetTransform: Sendable {
     var format: String?
     var seoName: String?
     var width: Int?
     var quality: Int?
     var preferWebp: Bool?
+    /// The Dynamic Media parameters of `crop`, `size`, `rotation` and `flip`, in that order.
+    var geometry: [String] = []
 
     init(_ map: Map) {
         format = map["format"].string
@@ -18,6 +24,22 @@ struct AssetTransform: Sendable {
         width = map["width"].int
         quality = map["quality"].int
         preferWebp = map["preferWebp"].bool
+        let crop = map["crop"]
+        if case .dictionary = crop {
+            let parts = ["xOrigin", "yOrigin", "width", "height"].map { crop[$0].int.map(String.init) ?? "0" }
+            geometry.append("crop=" + parts.joined(separator: ","))
+        }
+        let size = map["size"]
+        if case .dictionary = size {
+            geometry.append("size=\(size["width"].int ?? 0),\(size["height"].int ?? 0)")
+        }
+        if let rotation = map["rotation"].string { geometry.append("rotate=" + rotation.dropFirst()) }
+        switch map["flip"].string {
+        case "HORIZONTAL": geometry.append("flip=h")
+        case "VERTICAL": geometry.append("flip=v")
+        case "HORIZONTAL_AND_VERTICAL": geometry.append("flip=hv")
+        default: break
+        }
     }
 }
 

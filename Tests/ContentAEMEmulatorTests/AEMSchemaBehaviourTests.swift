@@ -278,4 +278,31 @@ struct AEMSchemaBehaviourTests {
         #expect(answers["badSort"]?.jsonText.contains("the author model has no field nope") == true)
         #expect(answers["badCursor"]?.jsonText.contains("after is not the cursor of a adventure in this list") == true)
     }
+
+    @Test func assetTransformsShapeTheDynamicMediaURL() async throws {
+        let path = "/content/dam/wknd-shared/en/adventures/bali-surf-camp/bali-surf-camp"
+        let answers = try await Self.run([
+            "plain":
+                "{ adventureByPath(_path: \"\(path)\", _assetTransform: {format: PNG}) { item { primaryImage { ... on ImageRef { _dynamicUrl } } } } }",
+            "shaped": """
+            { adventureByPath(_path: "\(path)", _assetTransform: {format: WEBP, seoName: "bali", quality: 60, width: 400,
+              crop: {xOrigin: 10, yOrigin: 20, width: 300, height: 200}, size: {width: 150, height: 100},
+              rotation: R90, flip: HORIZONTAL_AND_VERTICAL}) { item { primaryImage { ... on ImageRef { _dynamicUrl } } } } }
+            """,
+            "noFormat": "{ adventureByPath(_path: \"\(path)\", _assetTransform: {width: 400}) { item { title } } }",
+        ])
+        func url(_ key: String) -> String? {
+            answers[key]?["data"]?["adventureByPath"]?["item"]?["primaryImage"]?["_dynamicUrl"]?.stringValue
+        }
+        // Without a quality, AEM delivers at 80.
+        #expect(
+            url("plain")?.hasSuffix("/adobestock-175749320.png?quality=80") == true,
+            "\(String(describing: url("plain")))")
+        #expect(
+            url("shaped")?.hasSuffix(
+                "/bali.webp?width=400&crop=10,20,300,200&size=150,100&rotate=90&flip=hv&quality=60") == true,
+            "\(String(describing: url("shaped")))")
+        // `format` is required, as on AEM.
+        #expect(answers["noFormat"]?["errors"] != nil)
+    }
 }

@@ -200,7 +200,7 @@ struct AEMEndToEndTests {
             #expect(lines.first == "image")
             let url = try #require(lines.last)
             #expect(url.hasPrefix(base + "/adobe/dynamicmedia/deliver/dm-aid--"))
-            #expect(url.hasSuffix("/adobestock-175749320.png?preferwebp=true&width=800"))
+            #expect(url.hasSuffix("/adobestock-175749320.png?preferwebp=true&width=800&quality=80"))
             let raw = try ContentProcess.run(
                 ["aem", "run", "wknd-shared/adventure-by-path", "--param", "adventurePath=\(path)", "--raw"],
                 in: scratch.url
