@@ -34,21 +34,20 @@ package struct AEMDefinitions: Sendable {
     /// - Throws: ``AEMDefinitionError`` with the file, line and column.
     package init(directory: URL) throws(AEMDefinitionError) {
         models = []
+        var files: [String] = []
         for file in Self.files(in: directory.appendingPathComponent("models"), ending: ".yaml") {
             let text = try Self.read(file)
             do {
                 models.append(
                     try YAMLDecoder(environment: [:]).decode(ContentFragmentModel.self, from: text, file: file.path))
+                files.append(file.path)
             } catch {
                 throw AEMDefinitionError(
                     file: error.file, line: error.mark?.line, column: error.mark?.column,
                     (error.keyPath.isEmpty ? "" : "\(error.keyPath): ") + error.message)
             }
         }
-        var names: Set<String> = []
-        for model in models where !names.insert(model.name).inserted {
-            throw AEMDefinitionError("two models are named '\(model.name)'; model names must be unique")
-        }
+        try Self.check(models, files: files)
         queries = []
         let queryRoot = directory.appendingPathComponent("queries")
         let configurations = (try? FileManager.default.contentsOfDirectory(atPath: queryRoot.path))?.sorted() ?? []
@@ -58,6 +57,42 @@ package struct AEMDefinitions: Sendable {
                     PersistedQuery(
                         configuration: configuration, name: file.deletingPathExtension().lastPathComponent,
                         query: try Self.read(file), file: file.path))
+            }
+        }
+    }
+
+    /// Refuses models whose schema AEM could not generate, naming the file: two with one type name (`author`,
+    /// `Author`), a field name GraphQL does not take or AEM keeps for its own fields (a leading `_`), and a fragment
+    /// reference to a model there is not.
+    private static func check(_ models: [ContentFragmentModel], files: [String]) throws(AEMDefinitionError) {
+        var typeNames: [String: String] = [:]
+        for (model, file) in zip(models, files) {
+            if let other = typeNames[model.typeName] {
+                throw AEMDefinitionError(
+                    file: file,
+                    "model '\(model.name)' and the model of \(other) both make the type \(model.typeName); rename one")
+            }
+            typeNames[model.typeName] = file
+        }
+        let names = Set(models.map(\.name))
+        for (model, file) in zip(models, files) {
+            for field in model.fields {
+                let valid =
+                    field.name.first.map { $0.isASCII && $0.isLetter } == true
+                    && field.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                guard valid else {
+                    throw AEMDefinitionError(
+                        file: file,
+                        "field '\(field.name)' of model '\(model.name)': a field name is letters, digits and _, starting "
+                            + "with a letter (names starting with _ are AEM's own fields)")
+                }
+                if field.type == .fragmentReference, field.model.map(names.contains) != true {
+                    throw AEMDefinitionError(
+                        file: file,
+                        "field '\(field.name)' of model '\(model.name)' refers to model '\(field.model ?? "")', which "
+                            + "no file under models/ defines; set model: to one of "
+                            + names.sorted().joined(separator: ", "))
+                }
             }
         }
     }
@@ -92,7 +127,11 @@ package struct AEMDefinitions: Sendable {
         let references = try GraphQLUnionType(
             name: "Reference",
             resolveType: { value, _ in
-                ((value as? [String: any Sendable])?["__typename"] as? String) ?? "ImageRef"
+                let item = value as? [String: any Sendable]
+                guard let typeName = item?["__typename"] as? String else {
+                    throw ReferenceFailure(path: item?["_path"] as? String ?? "?")
+                }
+                return typeName
             },
             types: try declared.types()
         )
@@ -121,6 +160,16 @@ package struct AEMDefinitions: Sendable {
             if changed { object.fields = { fields } }
         }
         return try GraphQLSchema(query: built.queryType, types: types)
+    }
+}
+
+/// A reference to something the workspace's models cannot type: a fragment whose model is gone.
+struct ReferenceFailure: Error, CustomStringConvertible {
+    let path: String
+
+    var description: String {
+        "the reference to \(path) is a content fragment of a model this workspace does not define (a data file may "
+            + "predate a model change): restore the model, or remove the data file"
     }
 }
 

@@ -144,7 +144,7 @@ public struct AEMEmulator: Sendable {
             let body = try await request.body.collect(upTo: 4 << 20)
             let parsed = try? JSONParser().parse(Array(body.readableBytesView))
             guard let parsed, case .object(let object) = parsed else {
-                return Self.json(status: .badRequest, ["message": .string("expected a JSON body {\"variables\": {…}}")])
+                return self.json(status: .badRequest, ["message": .string("expected a JSON body {\"variables\": {…}}")])
             }
             return await self.execute(request, variables: object["variables"]?.objectValue ?? JSONObject())
         }
@@ -152,9 +152,14 @@ public struct AEMEmulator: Sendable {
         router.head("/graphql/execute.json/**") { request, _ in
             Self.headOnly(await self.execute(request, variables: nil))
         }
-        router.head("/graphql/list.json") { request, _ in Self.headOnly(self.list(configuration: nil, request: request))
+        router.head("/graphql/list.json") { request, _ in
+            Self.headOnly(self.list(configuration: nil, request: request))
+        }
+        router.head("/graphql/list.json/{configuration}") { request, context in
+            Self.headOnly(self.list(configuration: context.parameters.get("configuration"), request: request))
         }
         router.get("/graphql/list.json") { request, _ in self.list(configuration: nil, request: request) }
+        addDeliveryRoutes(to: router)
         router.get("/graphql/list.json/{configuration}") { request, context in
             self.list(configuration: context.parameters.get("configuration"), request: request)
         }
@@ -208,7 +213,7 @@ public struct AEMEmulator: Sendable {
             for pair in pairs {
                 let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard keyValue.count == 2, !keyValue[0].isEmpty else {
-                    return Self.json(
+                    return json(
                         status: .badRequest,
                         ["message": .string("malformed variable segment ';\(pair)': expected ;name=value")]
                     )
@@ -225,7 +230,7 @@ public struct AEMEmulator: Sendable {
         }
         if let unknown = variables.members.first(where: { declared[$0.key] == nil }) {
             let known = declared.keys.sorted().joined(separator: ", ")
-            return Self.json(
+            return json(
                 status: .badRequest,
                 [
                     "message": .string(

@@ -131,7 +131,7 @@ struct AEMGraphQLEngine: Sendable {
                 let transform = AssetTransform(args["_assetTransform"])
                 let rendered: [(any Sendable)?] = try page.map {
                     try Task.checkCancellation()
-                    return try self.render($0, transform: transform, depth: 0)
+                    return try self.render($0, transform: transform)
                 }
                 return [
                     "items": rendered,
@@ -149,7 +149,7 @@ struct AEMGraphQLEngine: Sendable {
             fields["\(model.name)ById"]?.resolve = { _, args, _, _ in
                 try Task.checkCancellation()
                 let id = args["_id"].string ?? ""
-                guard let fragment = try self.store.fragments(model: model.name).first(where: { $0.id == id }) else {
+                guard let fragment = try self.store.fragment(id: id), fragment.model == model.name else {
                     throw ResolverFailure("no \(model.name) content fragment has the id \(id)")
                 }
                 return try self.result(fragment, args: args)
@@ -177,7 +177,7 @@ struct AEMGraphQLEngine: Sendable {
                 let edges: [(any Sendable)?] = try slice.map { fragment in
                     [
                         "cursor": try self.cursor(fragment, sort: sort),
-                        "node": try self.render(fragment, transform: transform, depth: 0),
+                        "node": try self.render(fragment, transform: transform),
                     ] as [String: any Sendable]
                 }
                 var pageInfo: [String: any Sendable] = [
@@ -192,13 +192,27 @@ struct AEMGraphQLEngine: Sendable {
             }
         }
         query.fields = { fields }
+        for model in models {
+            guard let type = schema.getType(name: model.typeName) as? GraphQLObjectType else { continue }
+            let typeFields = try type.fields()
+            for field in model.fields where field.type == .fragmentReference || field.type == .contentReference {
+                let key = Self.pendingKey(field.name)
+                typeFields[field.name]?.resolve = { source, _, _, _ in
+                    guard let pending = (source as? [String: any Sendable])?[key] as? PendingReference else {
+                        return nil
+                    }
+                    return try self.resolve(pending, field: field)
+                }
+            }
+            type.fields = { typeFields }
+        }
     }
 
     /// `XModelResult`: one fragment as `item`, and what it refers to as `_references`.
     private func result(_ fragment: AEMWorkspace.Fragment, args: Map) throws -> [String: any Sendable] {
         let transform = AssetTransform(args["_assetTransform"])
         return [
-            "item": try render(fragment, transform: transform, depth: 0),
+            "item": try render(fragment, transform: transform),
             "_references": try references(of: [fragment], transform: transform),
         ]
     }
@@ -242,7 +256,7 @@ struct AEMGraphQLEngine: Sendable {
     // MARK: - Rendering
 
     /// A fragment as the nested dictionaries the default resolvers read.
-    func render(_ fragment: AEMWorkspace.Fragment, transform: AssetTransform, depth: Int) throws -> [String:
+    func render(_ fragment: AEMWorkspace.Fragment, transform: AssetTransform) throws -> [String:
         any Sendable]
     {
         guard let model = models[fragment.model] else { return ["_path": fragment.path] }
@@ -256,15 +270,21 @@ struct AEMGraphQLEngine: Sendable {
         ]
         for field in model.fields {
             guard let value = fragment.values[field.name], value != .null else { continue }
+            if field.type == .fragmentReference || field.type == .contentReference {
+                // Loaded only when a query selects the field, by its resolver: rendering a fragment stays shallow,
+                // however its references loop, and the query's own depth limits how far they are followed.
+                item[Self.pendingKey(field.name)] = PendingReference(value: value, transform: transform)
+                continue
+            }
             if field.multiple || field.type == .tags, case .array(let elements) = value {
                 var rendered: [(any Sendable)?] = []
                 for element in elements {
-                    if let one = try renderValue(element, field: field, transform: transform, depth: depth) {
+                    if let one = try renderValue(element, field: field, transform: transform) {
                         rendered.append(one)
                     }
                 }
                 item[field.name] = rendered
-            } else if let one = try renderValue(value, field: field, transform: transform, depth: depth) {
+            } else if let one = try renderValue(value, field: field, transform: transform) {
                 item[field.name] = one
             }
         }
@@ -289,7 +309,7 @@ struct AEMGraphQLEngine: Sendable {
 
     /// One value of a field, as its GraphQL type reads it; `nil` when the stored value does not fit the type.
     private func renderValue(
-        _ value: JSONValue, field: ContentFragmentModel.Field, transform: AssetTransform, depth: Int
+        _ value: JSONValue, field: ContentFragmentModel.Field, transform: AssetTransform
     ) throws -> (any Sendable)? {
         switch (field.type, value) {
         case (.multiline, .string(let html)):
@@ -300,21 +320,50 @@ struct AEMGraphQLEngine: Sendable {
         case (.number, .number(let number)):
             return number.doubleValue ?? 0
         case (.integer, .number(let number)):
-            return Int(number.text) ?? Int(number.doubleValue ?? 0)
+            // GraphQL's Int is 32-bit: a stored number beyond it (a field retyped over kept data) is no value.
+            return (Int32(number.text) ?? number.doubleValue.flatMap { Int32(exactly: $0) }).map(Int.init)
         case (.boolean, .bool(let flag)):
             return flag
         case (.json, _):
             return GraphQLJSON.map(value)
-        case (.contentReference, .string(let path)):
-            return reference(path, transform: transform)
-        case (.fragmentReference, .string(let path)):
-            guard depth < 4, let target = try store.fragment(path: path) else { return nil }
-            return try render(target, transform: transform, depth: depth + 1)
         case (_, .string(let text)):
             return text
         default:
             return nil
         }
+    }
+
+    /// A reference field's stored value, kept on the rendered fragment until a query selects the field.
+    struct PendingReference: Sendable {
+        let value: JSONValue
+        let transform: AssetTransform
+    }
+
+    /// Where a rendered fragment keeps a reference field's ``PendingReference``.
+    static func pendingKey(_ field: String) -> String {
+        "\u{1}reference:" + field
+    }
+
+    /// What a reference field holds, loaded now that a query selects it: the fragments it names (of the field's
+    /// model, for a fragment reference), and for a content reference the asset or page a path names otherwise.
+    func resolve(_ pending: PendingReference, field: ContentFragmentModel.Field) throws -> (any Sendable)? {
+        func one(_ path: String) throws -> [String: any Sendable]? {
+            try Task.checkCancellation()
+            if let target = try store.fragment(path: path),
+                field.type == .contentReference || field.model == nil || target.model == field.model
+            {
+                return try render(target, transform: pending.transform)
+            }
+            return field.type == .contentReference ? reference(path, transform: pending.transform) : nil
+        }
+        if case .array(let elements) = pending.value {
+            var found: [(any Sendable)?] = []
+            for path in elements.compactMap(\.stringValue) {
+                if let target = try one(path) { found.append(target) }
+            }
+            return found
+        }
+        return try pending.value.stringValue.flatMap(one)
     }
 
     /// The fragments and assets the given fragments refer to, each once, as `_references` lists them.
@@ -337,8 +386,9 @@ struct AEMGraphQLEngine: Sendable {
                 }
                 for path in paths where seen.insert(path).inserted {
                     if let target = try store.fragment(path: path) {
-                        found.append(try render(target, transform: transform, depth: 1))
-                    } else if field.type != .fragmentReference {
+                        found.append(try render(target, transform: transform))
+                    } else if field.type == .contentReference || RichText.isAsset(path) {
+                        // A rich-text link to a fragment that does not exist is no reference.
                         found.append(reference(path, transform: transform))
                     }
                 }

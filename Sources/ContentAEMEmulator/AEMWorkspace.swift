@@ -120,14 +120,7 @@ enum FieldValue {
 
     static func convert(_ node: YAMLNode, for field: ContentFragmentModel.Field) throws -> JSONValue {
         if case .scalar(let scalar) = node.kind, scalar.isNull { return .null }
-        switch field.type {
-        case .tags:
-            return .array(try strings(node).map(JSONValue.string))
-        case .json:
-            return json(node)
-        default:
-            break
-        }
+        if field.type == .tags { return .array(try strings(node).map(JSONValue.string)) }
         if field.multiple {
             // A list of values, or one value standing for a list of one.
             var single = field
@@ -135,6 +128,7 @@ enum FieldValue {
             if case .sequence(let items) = node.kind { return .array(try items.map { try convert($0, for: single) }) }
             return .array([try convert(node, for: single)])
         }
+        if field.type == .json { return json(node) }
         guard case .scalar(let scalar) = node.kind else {
             throw ConversionError(message: "expected a single value, found \(node.kindName)")
         }

@@ -65,7 +65,10 @@ struct FragmentFilter {
     func matches(_ fragment: AEMWorkspace.Fragment, model: ContentFragmentModel, filter: Map, depth: Int) throws -> Bool
     {
         guard case .dictionary(let entries) = filter else { return true }
-        guard depth < 4 else { return false }
+        // The filter's own nesting bounds this; the query's depth limit keeps that far below this bound.
+        guard depth < 64 else {
+            throw ResolverFailure("the filter follows fragment references more than 64 deep; filter on fewer levels")
+        }
         var results: [Bool] = []
         for (key, condition) in entries where key != "_logOp" && !condition.isNull {
             switch key {
@@ -215,7 +218,9 @@ struct FragmentFilter {
             return try !whole(values, wanted, expression.with("_operator", Self.equal(kind)), kind: kind)
         case "CONTAINS": return try wanted.allSatisfy(holds)
         case "CONTAINS_NOT": return try !wanted.contains(where: holds)
-        default: throw ResolverFailure("values compares a whole list with \(Self.equal(kind)) or its negation")
+        default:
+            throw ResolverFailure(
+                "values compares a whole list with \(Self.equal(kind)), its negation, CONTAINS or CONTAINS_NOT")
         }
     }
 

@@ -98,6 +98,28 @@ struct FragmentStore: Sendable {
         }
     }
 
+    /// The fragments under a folder (every one when it is `/`), in path order, after a path and at most `limit`.
+    func fragments(under folder: String, after: String?, limit: Int) throws -> [AEMWorkspace.Fragment] {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT path, id, model, data FROM fragment WHERE substr(path, 1, length(?)) = ? AND path > ? "
+                    + "ORDER BY path LIMIT ?",
+                arguments: [prefix, prefix, after ?? "", limit]
+            )
+            .map(Self.fragment)
+        }
+    }
+
+    /// The fragment with an id.
+    func fragment(id: String) throws -> AEMWorkspace.Fragment? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT path, id, model, data FROM fragment WHERE id = ?", arguments: [id])
+                .map(Self.fragment)
+        }
+    }
+
     /// The fragment at a path.
     func fragment(path: String) throws -> AEMWorkspace.Fragment? {
         try database.read { db in

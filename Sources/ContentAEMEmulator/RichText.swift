@@ -224,9 +224,10 @@ struct RichText {
                         ? .fragment(href: decoded) : .link(href: decoded, target: attribute("target", in: rawTag))
                 }
             case "img":
-                if !closing, let source = attribute("src", in: rawTag) {
+                // An image from the DAM is a reference; one from elsewhere is not content AEM knows.
+                if !closing, let source = attribute("src", in: rawTag).map(decodeEntities), isAsset(source) {
                     flushText()
-                    current.runs.append(Run(text: "", kind: .asset(path: decodeEntities(source))))
+                    current.runs.append(Run(text: "", kind: .asset(path: source)))
                 }
             default:
                 break
@@ -235,6 +236,11 @@ struct RichText {
         text += rest
         flushBlock()
         return blocks
+    }
+
+    /// Whether a path names a DAM asset: under `/content/dam/`, with a file extension.
+    static func isAsset(_ path: String) -> Bool {
+        path.hasPrefix("/content/dam/") && (path.split(separator: "/").last?.contains(".") ?? false)
     }
 
     /// An attribute's value in a tag, quoted with `"` or `'`; names match whatever their case.

@@ -305,4 +305,53 @@ struct AEMSchemaBehaviourTests {
         // `format` is required, as on AEM.
         #expect(answers["noFormat"]?["errors"] != nil)
     }
+
+    @Test func referencesLoadOnlyWhenSelectedSoCyclesStayCheap() async throws {
+        let workspace = try AEMHarness.workspace(extraQueries: [
+            "nodes": "{ nodeList { items { _path next { _path } } } }",
+            "loop": "{ nodeByPath(_path: \"/content/dam/nodes/n0\") { item { next { next { _path } } } } }",
+            "pointed": """
+            { nodeByPath(_path: "/content/dam/nodes/n0") { item { pointer { __typename ... on AdventureModel { title } } } } }
+            """,
+        ])
+        try Data(
+            """
+            name: node
+            fields:
+              next: { type: fragmentReference, model: node, multiple: true }
+              pointer: { type: contentReference }
+              extra: { type: json, multiple: true }
+            """.utf8
+        ).write(to: workspace.appendingPathComponent("models/node.yaml"))
+        let folder = workspace.appendingPathComponent("fragments/nodes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Thirty fragments, each pointing at all thirty: rendered eagerly four levels deep, that is 25 million.
+        let all = (0..<30).map { "/content/dam/nodes/n\($0)" }
+        for index in 0..<30 {
+            let text = """
+                _path: /content/dam/nodes/n\(index)
+                _model: node
+                next: [\(all.joined(separator: ", "))]
+                pointer: /content/dam/wknd-shared/en/adventures/bali-surf-camp/bali-surf-camp
+                extra: { one: 1 }
+                """
+            try Data(text.utf8).write(to: folder.appendingPathComponent("n\(index).yaml"))
+        }
+        let answers = try await AEMHarness.run(workspace: workspace) { client in
+            var answers: [String: JSONValue] = [:]
+            for name in ["nodes", "loop", "pointed"] {
+                answers[name] = try await client.get("/graphql/execute.json/wknd-shared/\(name)").json ?? .null
+            }
+            return answers
+        }
+        let items = answers["nodes"]?["data"]?["nodeList"]?["items"]?.arrayValue ?? []
+        #expect(items.count == 30)
+        #expect(items.allSatisfy { $0["next"]?.arrayValue?.count == 30 })
+        let deepest = answers["loop"]?["data"]?["nodeByPath"]?["item"]?["next"]?.arrayValue?.first?["next"]?.arrayValue
+        #expect(deepest?.count == 30)
+        // A content reference to a fragment is that fragment, typed by its model.
+        let pointer = answers["pointed"]?["data"]?["nodeByPath"]?["item"]?["pointer"]
+        #expect(pointer?["__typename"] == .string("AdventureModel"))
+        #expect(pointer?["title"] == .string("Bali Surf Camp"))
+    }
 }

@@ -45,4 +45,42 @@ struct AEMDefinitionsTests {
             #expect(error.description.contains("kilograms"), "\(error)")
         }
     }
+
+    @Test(arguments: [
+        (
+            "name: gadget\nfields:\n  _id: { type: text }\n", "field '_id' of model 'gadget': a field name is letters"
+        ),
+        ("name: gadget\nfields:\n  my-field: { type: text }\n", "field 'my-field' of model 'gadget'"),
+        (
+            "name: gadget\nfields:\n  part: { type: fragmentReference, model: widget }\n",
+            "refers to model 'widget', which no file under models/ defines; set model: to one of gadget"
+        ),
+        (
+            "name: gadget\nfields:\n  part: { type: fragmentReference }\n",
+            "refers to model '', which no file under models/ defines"
+        ),
+    ])
+    func aModelAEMCouldNotTypeIsRefusedAtItsFile(model: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write(model, to: "aem/models/gadget.yaml")
+        #expect {
+            _ = try AEMDefinitions(directory: URL(fileURLWithPath: directory.path("aem")))
+        } throws: { error in
+            let error = error as? AEMDefinitionError
+            return error?.file?.hasSuffix("gadget.yaml") == true && error?.description.contains(message) == true
+        }
+    }
+
+    @Test func twoModelsOfOneTypeNameAreRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("name: author\nfields:\n  name: { type: text }\n", to: "aem/models/a.yaml")
+        try directory.write("name: Author\nfields:\n  name: { type: text }\n", to: "aem/models/b.yaml")
+        #expect {
+            _ = try AEMDefinitions(directory: URL(fileURLWithPath: directory.path("aem")))
+        } throws: { error in
+            "\(error)".contains("both make the type AuthorModel")
+        }
+    }
 }
