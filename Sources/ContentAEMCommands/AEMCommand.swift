@@ -19,13 +19,15 @@ struct AEMCommand: AsyncParsableCommand {
               content aem adventure bali-surf-camp
               content aem run wknd-shared/adventures-by-activity --param activity=Cycling
               content aem list
+              content aem fragments --path /content/dam/wknd-shared --all
+              content aem fragment /content/dam/wknd-shared/en/magazine/ski-touring/ski-touring-guide
 
             With no configuration at all, these answer from the built-in WKND sample \
             through an embedded emulator, and say so on stderr.
             """,
         subcommands: [
             AEMShortcutCommand.self, AEMRunCommand.self, AEMListCommand.self, AEMPersistCommand.self,
-            AEMGraphQLCommand.self, AEMImageCommand.self,
+            AEMGraphQLCommand.self, AEMImageCommand.self, AEMFragmentsCommand.self, AEMFragmentCommand.self,
         ],
         defaultSubcommand: AEMShortcutCommand.self
     )
@@ -359,6 +361,83 @@ struct AEMImageCommand: AsyncParsableCommand, Sendable {
         try await reportFailures {
             let (path, outputFile) = (self.path, self.outputFile)
             try await AEMInvocation(aem: aem, options: options, output: OutputOptions()).download(path, to: outputFile)
+        }
+    }
+}
+
+/// `content aem fragments [--path FOLDER] [--all]`: Content Fragment Delivery with OpenAPI's listing.
+struct AEMFragmentsCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "fragments",
+        abstract: "List content fragments under a DAM folder through the Content Fragment Delivery API.",
+        discussion: """
+            Each fragment is { path, name, title, id, description, model, fields }, one per row.
+
+            Examples:
+              content aem fragments --path /content/dam/wknd-shared/en/adventures
+              content aem fragments --all -o ndjson | jq -r .title
+            """
+    )
+
+    @Option(help: ArgumentHelp("The DAM folder; every fragment when left out.", valueName: "folder"))
+    var path: String?
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        // --all follows the API's cursor; a page holds at most 50 there.
+        if let size = aem.pageSize, size > 50 { throw ValidationError("--page-size takes 1 to 50 for fragments") }
+        if let path, !path.hasPrefix("/") { throw ValidationError("--path takes a DAM folder such as /content/dam") }
+    }
+
+    func run() async throws {
+        try await reportFailures {
+            let (folder, all, limit) = (path, aem.all, aem.pageSize)
+            try await AEMInvocation(aem: aem, options: options, output: output).perform { backend in
+                try await backend.deliveryFragments(folder: folder, all: all, limit: limit)
+            }
+        }
+    }
+}
+
+/// `content aem fragment ID|PATH [--references MODE]`: one fragment through Content Fragment Delivery.
+struct AEMFragmentCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "fragment",
+        abstract: "Show one content fragment, by id or DAM path, through the Content Fragment Delivery API."
+    )
+
+    @Argument(help: ArgumentHelp("The fragment's id, or its path (starting with /).", valueName: "id-or-path"))
+    var fragment: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Fill in references: none, direct-hydrated or all-hydrated.", valueName: "mode"))
+    var references: String = "none"
+
+    @Option(help: ArgumentHelp("How deep all-hydrated goes (0–10).", valueName: "n"))
+    var depth: Int?
+
+    @OptionGroup var aem: AEMOptions
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard AEMBackend.DeliveryReferences(rawValue: references) != nil else {
+            throw ValidationError("--references takes none, direct-hydrated or all-hydrated, not '\(references)'")
+        }
+        if let depth, !(0...10).contains(depth) { throw ValidationError("--depth takes 0 to 10") }
+    }
+
+    func run() async throws {
+        try await reportFailures {
+            let mode = AEMBackend.DeliveryReferences(rawValue: references) ?? .none
+            let (fragment, depth) = (self.fragment, self.depth)
+            try await AEMInvocation(aem: aem, options: options, output: output).perform { backend in
+                try await backend.deliveryFragment(fragment, references: mode, depth: depth)
+            }
         }
     }
 }

@@ -7,6 +7,46 @@ struct AEMEndToEndTests {
         try scratch.write("backends:\n  wknd:\n    type: aem\n    url: \(url)\n\(auth)", to: "content.yaml")
     }
 
+    @Test func fragmentsAndOneFragmentThroughTheDeliveryAPI() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe { base in
+            try config(scratch, url: base)
+            let magazine = try ContentProcess.run(
+                [
+                    "aem", "fragments", "--path", "/content/dam/wknd-shared/en/magazine", "-o", "csv", "--fields",
+                    "title",
+                ],
+                in: scratch.url)
+            #expect(magazine.status == 0, "\(magazine.stderr)")
+            #expect(
+                magazine.stdout
+                    == "title\nAloha Spirits in Northern Norway\nA Beginner's Guide to Ski Touring\n"
+                    + "Western Australia by Camper Van\n")
+            // Every page, following the API's cursor: the 16 adventures, 3 articles and 2 authors.
+            let all = try ContentProcess.run(
+                ["aem", "fragments", "--all", "--page-size", "7", "-o", "ndjson"], in: scratch.url)
+            #expect(all.status == 0, "\(all.stderr)")
+            #expect(all.stdout.split(separator: "\n").count == 21)
+            let guide = try ContentProcess.run(
+                [
+                    "aem", "fragment", "/content/dam/wknd-shared/en/magazine/ski-touring/ski-touring-guide",
+                    "--references", "direct-hydrated", "-o", "json",
+                ], in: scratch.url)
+            #expect(guide.status == 0, "\(guide.stderr)")
+            #expect(guide.stdout.contains(#""type":"content-fragment""#) && guide.stdout.contains(#""lastName":"#))
+            let missing = try ContentProcess.run(["aem", "fragment", "nope"], in: scratch.url)
+            #expect(missing.status == 5)
+            #expect(missing.stderr.contains("HTTP 404") && missing.stderr.contains("no content fragment nope"))
+            let badMode = try ContentProcess.run(["aem", "fragment", "x", "--references", "all"], in: scratch.url)
+            #expect(badMode.status == 2)
+            #expect(badMode.stderr.contains("--references takes none, direct-hydrated or all-hydrated"))
+            let badSize = try ContentProcess.run(["aem", "fragments", "--all", "--page-size", "60"], in: scratch.url)
+            #expect(badSize.status == 2)
+            #expect(badSize.stderr.contains("--page-size takes 1 to 50 for fragments"))
+        }
+    }
+
     @Test func builtInSampleAnswersWithoutAnyConfiguration() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
