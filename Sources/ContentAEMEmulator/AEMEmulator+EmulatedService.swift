@@ -16,14 +16,15 @@ extension AEMEmulator: EmulatedService {
     /// AEM's publish port.
     public static let defaultPort = 4503
     /// What a workspace holds for AEM.
-    public static let workspaceDescription = "aem/"
+    public static let workspaceDescription = "aem/, or an AEM project's content package (…/jcr_root/conf, content/dam)"
 
-    /// Whether the workspace has an `aem/` folder.
+    /// Whether the workspace has an `aem/` folder or an AEM content package.
     ///
     /// - Parameter workspace: The workspace folder.
     /// - Returns: `true` when it does.
     public static func isPresent(in workspace: URL) -> Bool {
         FileManager.default.fileExists(atPath: workspace.appendingPathComponent("aem").path)
+            || !AEMContentPackage.roots(in: workspace).isEmpty
     }
 
     /// Loads `aem/`: models, fragments and persisted queries into a fresh store (or the one in the data file).
@@ -37,6 +38,6 @@ extension AEMEmulator: EmulatedService {
         try AEMEmulator(
             directory: workspace.appendingPathComponent("aem"), dataFile: context.dataFile,
             publishBase: context.baseURL, options: context.options,
-            limits: context.limits)
+            limits: context.limits, contentPackages: AEMContentPackage.roots(in: workspace))
     }
 }

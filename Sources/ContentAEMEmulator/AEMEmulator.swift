@@ -70,6 +70,8 @@ public struct AEMEmulator: Sendable {
     let store: FragmentStore
     let engine: AEMGraphQLEngine
     let options: Options
+    /// What the workspace's content packages could not give, to tell the user at start.
+    public let notes: [String]
 
     /// The default publish-tier cache header.
     static let publishCacheControl = "max-age=60,s-maxage=7200,stale-while-revalidate=86400,stale-if-error=86400"
@@ -96,13 +98,15 @@ public struct AEMEmulator: Sendable {
     ///   - publishBase: The server's base URL, for `_publishUrl` and `_authorUrl`.
     ///   - options: The tier and what it lets through.
     ///   - limits: What one GraphQL request may ask.
+    ///   - contentPackages: `jcr_root` folders of AEM content packages whose models and fragments load too.
     /// - Throws: ``EmulatorError``.
     public init(
         directory: URL, dataFile: String? = nil, publishBase: String, options: Options = Options(),
-        limits: GraphQLLimits = GraphQLLimits()
+        limits: GraphQLLimits = GraphQLLimits(), contentPackages: [URL] = []
     ) throws {
         self.options = options
-        let workspace = try AEMWorkspace(directory: directory)
+        let workspace = try AEMWorkspace(directory: directory, contentPackages: contentPackages)
+        notes = workspace.notes
         store = try FragmentStore(path: dataFile)
         try store.seed(from: workspace)
         engine = try AEMGraphQLEngine(

@@ -15,6 +15,8 @@ struct AEMWorkspace: Sendable {
     var models: [ContentFragmentModel]
     var fragments: [Fragment]
     var queries: [PersistedQuery]
+    /// What the content packages could not give, each with its file and line.
+    var notes: [String] = []
 
     /// One content fragment: its path, id, model and field values.
     struct Fragment: Sendable {
@@ -36,16 +38,27 @@ struct AEMWorkspace: Sendable {
 
     /// Reads a workspace folder.
     ///
-    /// - Parameter directory: The `aem/` folder.
-    /// - Throws: ``EmulatorError`` naming the file, line and column of the first problem.
-    init(directory: URL) throws {
+    /// - Parameters:
+    ///   - directory: The `aem/` folder (it may be absent when content packages give the content).
+    ///   - contentPackages: `jcr_root` folders of AEM content packages, read beside it.
+    /// - Throws: ``EmulatorError`` naming the file, line and column of the first problem in `aem/`.
+    init(directory: URL, contentPackages: [URL] = []) throws {
         let definitions: AEMDefinitions
         do {
             definitions = try AEMDefinitions(directory: directory)
         } catch {
             throw EmulatorError.workspace(error.description)
         }
+        let package = AEMContentPackage(roots: contentPackages)
+        notes = package.notes
         models = definitions.models
+        for model in package.models {
+            if models.contains(where: { $0.name == model.name }) {
+                notes.append("model '\(model.name)' is defined in aem/models and in a content package; aem/models wins")
+            } else {
+                models.append(model)
+            }
+        }
         let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         fragments = []
         var seenPaths = Set<String>()
@@ -54,6 +67,9 @@ struct AEMWorkspace: Sendable {
             guard seenPaths.insert(fragment.path).inserted else {
                 throw EmulatorError.workspace("\(file.path): a second fragment has the path \(fragment.path)")
             }
+            fragments.append(fragment)
+        }
+        for fragment in package.fragments where seenPaths.insert(fragment.path).inserted {
             fragments.append(fragment)
         }
         queries = definitions.queries.map { query in
