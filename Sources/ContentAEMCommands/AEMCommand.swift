@@ -20,7 +20,6 @@ struct AEMCommand: AsyncParsableCommand {
               content aem run wknd-shared/adventures-by-activity --param activity=Cycling
               content aem list
               content aem fragments --path /content/dam/wknd-shared --all
-              content aem fragment /content/dam/wknd-shared/en/magazine/ski-touring/ski-touring-guide
 
             With no configuration at all, these answer from the built-in WKND sample \
             through an embedded emulator, and say so on stderr.

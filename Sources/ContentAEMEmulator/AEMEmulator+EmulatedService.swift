@@ -16,7 +16,7 @@ extension AEMEmulator: EmulatedService {
     /// AEM's publish port.
     public static let defaultPort = 4503
     /// What a workspace holds for AEM.
-    public static let workspaceDescription = "aem/, or an AEM project's content package (…/jcr_root/conf, content/dam)"
+    public static let workspaceDescription = "aem/ or an AEM project's jcr_root/"
 
     /// Whether the workspace has an `aem/` folder or an AEM content package.
     ///

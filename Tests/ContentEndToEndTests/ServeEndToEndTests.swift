@@ -28,7 +28,10 @@ struct ServeEndToEndTests {
                 "--resource-port", "0",
             ], in: scratch.url)
         #expect(result.status == 3)
-        #expect(result.stderr.contains("has neither aem/, resource/ nor a Data Connect workspace"))
+        #expect(
+            result.stderr.contains(
+                "has neither aem/ or an AEM project's jcr_root/, resource/ nor a Data Connect workspace"),
+            "\(result.stderr)")
     }
 
     @Test func malformedFragmentIsReportedWithItsPosition() throws {
