@@ -224,6 +224,16 @@ struct FragmentFilter {
         }
     }
 
+    /// An ISO 8601 date and time with an offset (`2021-05-01T10:00:00Z`, `…10:00:00.123+02:00`), as seconds since
+    /// 1970; `nil` for anything else.
+    static func instant(_ text: String) -> Double? {
+        guard text.count >= 20, text.count <= 40, text.contains("T") else { return nil }
+        let plain = Date.ISO8601FormatStyle()
+        let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let date = (try? plain.parse(text)) ?? (try? fractional.parse(text))
+        return date?.timeIntervalSince1970
+    }
+
     static func defaultOperator(_ kind: Kind) -> String {
         equal(kind)
     }
@@ -258,14 +268,22 @@ struct FragmentFilter {
             guard case .bool(let actual) = actual, let expected = expected.bool else { return false }
             return actual == expected
         case .time:
-            guard let actual = actual.stringValue, let expected = expected.string else { return false }
+            guard let actualText = actual.stringValue, let expectedText = expected.string else { return false }
+            // Instants compare as instants (`…10:00:00.000Z` is `…12:00:00+02:00`); dates and times of day, which
+            // have one written form, as text.
+            let order: Int
+            if let a = Self.instant(actualText), let b = Self.instant(expectedText) {
+                order = a < b ? -1 : (a > b ? 1 : 0)
+            } else {
+                order = actualText < expectedText ? -1 : (actualText > expectedText ? 1 : 0)
+            }
             switch operation {
-            case "AT": return actual == expected
-            case "NOT_AT": return actual != expected
-            case "BEFORE": return actual < expected
-            case "AT_OR_BEFORE": return actual <= expected
-            case "AFTER": return actual > expected
-            case "AT_OR_AFTER": return actual >= expected
+            case "AT": return order == 0
+            case "NOT_AT": return order != 0
+            case "BEFORE": return order < 0
+            case "AT_OR_BEFORE": return order <= 0
+            case "AFTER": return order > 0
+            case "AT_OR_AFTER": return order >= 0
             default: throw ResolverFailure("unknown date and time operator \(operation)")
             }
         case .string, .id:

@@ -3,6 +3,8 @@ import ContentJSON
 import Foundation
 import Testing
 
+@testable import ContentAEMEmulator
+
 /// Queries written for a real AEM run here the same way: its operators, filter inputs, the `Reference` union,
 /// system fields, multi-value fields and their `_apply` modes.
 struct AEMSchemaBehaviourTests {
@@ -353,5 +355,16 @@ struct AEMSchemaBehaviourTests {
         let pointer = answers["pointed"]?["data"]?["nodeByPath"]?["item"]?["pointer"]
         #expect(pointer?["__typename"] == .string("AdventureModel"))
         #expect(pointer?["title"] == .string("Bali Surf Camp"))
+    }
+
+    @Test func instantsCompareAsInstantsWhateverTheirOffset() {
+        #expect(FragmentFilter.instant("2021-05-01T10:00:00Z") == FragmentFilter.instant("2021-05-01T12:00:00+02:00"))
+        #expect(FragmentFilter.instant("2021-05-01T10:00:00.000Z") == FragmentFilter.instant("2021-05-01T10:00:00Z"))
+        #expect(
+            (FragmentFilter.instant("2021-05-01T09:59:59.500Z") ?? 0)
+                < (FragmentFilter.instant("2021-05-01T10:00:00Z") ?? 0))
+        // Dates and times of day are not instants: they compare as text.
+        #expect(FragmentFilter.instant("2021-05-01") == nil && FragmentFilter.instant("08:00:00") == nil)
+        #expect(FragmentFilter.instant("not a date at all, not even close") == nil)
     }
 }
