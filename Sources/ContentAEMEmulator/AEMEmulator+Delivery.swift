@@ -138,12 +138,12 @@ extension AEMEmulator {
                         "type": .string("content-fragment"), "value": try deliveryFragment(target, references: inner),
                     ])
                 } else {
-                    let file = path.split(separator: "/").last.map(String.init) ?? ""
-                    let fileExtension = file.split(separator: ".").last.map { $0.lowercased() } ?? ""
                     hydrated[stableUUID(path)] = .object([
                         "type": .string("asset"),
                         "value": .object([
-                            "path": .string(path), "mimeType": .string(AEMGraphQLEngine.mimeType(fileExtension)),
+                            "path": .string(path),
+                            "mimeType": .string(
+                                AEMGraphQLEngine.mimeType(AEMGraphQLEngine.fileExtension(ofPath: path))),
                         ]),
                     ])
                 }
@@ -155,16 +155,9 @@ extension AEMEmulator {
 
     /// A 200 with the API's caching and an `ETag`, or 304 when the client holds it already.
     private func deliveryAnswer(_ request: Request, _ body: JSONValue) -> Response {
-        let bytes = AEMGraphQLEngine.wholeNumbers(body).serialized()
-        let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
-        var headers: HTTPFields = [
-            .contentType: "application/json;charset=utf-8", .cacheControl: Self.deliveryCacheControl, .eTag: etag,
-        ]
-        if request.headers[.ifNoneMatch] == etag {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        Self.revalidated(
+            request, bytes: AEMGraphQLEngine.wholeNumbers(body).serialized(),
+            headers: [.contentType: "application/json;charset=utf-8", .cacheControl: Self.deliveryCacheControl])
     }
 
     /// An error as a problem document (RFC 9457): what failed, with its status.

@@ -247,16 +247,20 @@ public struct AEMEmulator: Sendable {
         let checked = parsed.flatMap { GraphQLSource.validated($0, schema: engine.schema) }
         let body = await engine.execute(checked, variables: variables, operationName: nil)
         if let failure = graphQLFailure(body, refusal: checked) { return failure }
-        let bytes = engine.serialized(body)
-        let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
         var headers: HTTPFields = [
-            .contentType: graphQLContentType,
-            .cacheControl: stored.cacheControl ?? defaultCacheControl,
-            .eTag: etag,
+            .contentType: graphQLContentType, .cacheControl: stored.cacheControl ?? defaultCacheControl,
         ]
         if let surrogate = stored.surrogateControl, let name = HTTPField.Name("Surrogate-Control") {
             headers[name] = surrogate
         }
+        return Self.revalidated(request, bytes: engine.serialized(body), headers: headers)
+    }
+
+    /// A 200 with the bytes and an `ETag` made from them, or 304 with the headers alone when the client holds them.
+    static func revalidated(_ request: Request, bytes: [UInt8], headers: HTTPFields) -> Response {
+        var headers = headers
+        let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
+        headers[.eTag] = etag
         if request.headers[.ifNoneMatch] == etag {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)

@@ -400,8 +400,7 @@ struct AEMGraphQLEngine: Sendable {
     /// The `Reference` a content reference holds: a page (a path under `/content` outside the DAM), else an asset
     /// typed by its file extension, as AEM types DAM assets by MIME type.
     private func reference(_ path: String, transform: AssetTransform) -> [String: any Sendable] {
-        let file = path.split(separator: "/").last.map(String.init) ?? ""
-        let fileExtension = file.contains(".") ? (file.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
+        let fileExtension = Self.fileExtension(ofPath: path)
         let common: [String: any Sendable] = [
             "_path": path, "_authorUrl": publishBase + path, "_publishUrl": publishBase + path,
         ]
@@ -421,6 +420,12 @@ struct AEMGraphQLEngine: Sendable {
         default:
             return imageReference(path, transform: transform)
         }
+    }
+
+    /// A path's file extension, lower-cased; empty when its last component has none.
+    static func fileExtension(ofPath path: String) -> String {
+        let file = path.split(separator: "/").last ?? ""
+        return file.contains(".") ? (file.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
     }
 
     /// The MIME type AEM records for a file extension.

@@ -126,7 +126,10 @@ struct RichText {
                     text["data"] = .dictionary(["href": .string(href), "type": .string("fragment")])
                 case .asset(let path):
                     text["nodeType"] = .string("reference")
-                    text["data"] = .dictionary(["path": .string(path), "mimetype": .string(mimeType(path))])
+                    text["data"] = .dictionary([
+                        "path": .string(path),
+                        "mimetype": .string(AEMGraphQLEngine.mimeType(AEMGraphQLEngine.fileExtension(ofPath: path))),
+                    ])
                     return .dictionary(text)
                 }
                 text["value"] = .string(run.text)
@@ -138,12 +141,6 @@ struct RichText {
             }
         )
         return .dictionary(node)
-    }
-
-    private static func mimeType(_ path: String) -> String {
-        let file = path.split(separator: "/").last.map(String.init) ?? ""
-        let fileExtension = file.contains(".") ? (file.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
-        return AEMGraphQLEngine.mimeType(fileExtension)
     }
 
     typealias OrderedMap = OrderedDictionary<String, Map>

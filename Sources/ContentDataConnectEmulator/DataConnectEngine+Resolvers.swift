@@ -96,13 +96,8 @@ extension DataConnectEngine {
                                     + "search answers rows: filter them with where")
                         }
                         guard let text = args["query"].string else { return [[String: any Sendable]]() }
-                        let search: FullTextSearch.Query
-                        do {
-                            search = try FullTextSearch.parse(
-                                text, format: args["queryFormat"].string ?? "QUERY", language: language)
-                        } catch let failure as FullTextSearch.Failure {
-                            throw FieldFailure(description: failure.description)
-                        }
+                        let search = try FullTextSearch.parse(
+                            text, format: args["queryFormat"].string ?? "QUERY", language: language)
                         var query = RowQuery(schema: self.workspace.schema, values: state.values)
                         let threshold = args["relevanceThreshold"].double
                         let matches = { (alias: String) -> SQLFragment in

@@ -103,10 +103,6 @@ enum FullTextSearch {
         var offset: Int
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// The most a query may nest (parentheses and negations), so that no query exhausts the parser.
     static let maximumDepth = 64
     /// The most words a query may look for: each is a lookup in the index, and the statement grows with them.
@@ -121,16 +117,17 @@ enum FullTextSearch {
     ///   - format: `QUERY`, `PLAIN`, `PHRASE` or `ADVANCED`.
     ///   - language: The columns' language; English drops its stop words.
     /// - Returns: The query.
-    /// - Throws: ``Failure`` for an `ADVANCED` query that is not a valid `tsquery`, one nested too deeply, or one of
+    /// - Throws: ``FieldFailure`` (the field's error as it is) for an `ADVANCED` query that is not a valid `tsquery`, one nested too deeply, or one of
     ///   more than ``maximumWords`` words.
     static func parse(_ text: String, format: String, language: String) throws -> Query {
         guard text.utf8.count <= maximumLength else {
-            throw Failure(
+            throw FieldFailure(
                 description: "the search query is \(text.utf8.count) bytes long; at most \(maximumLength) are searched")
         }
         let query = try parseUnchecked(text, format: format, language: language)
         guard query.operands(atMost: maximumWords).count <= maximumWords else {
-            throw Failure(description: "the search query looks for more than \(maximumWords) words; search for fewer")
+            throw FieldFailure(
+                description: "the search query looks for more than \(maximumWords) words; search for fewer")
         }
         return query
     }
@@ -215,8 +212,8 @@ enum FullTextSearch {
             return query
         }
 
-        private func syntaxError() -> Failure {
-            Failure(
+        private func syntaxError() -> FieldFailure {
+            FieldFailure(
                 description: "syntax error in tsquery at character \(position + 1): ADVANCED takes words joined by "
                     + "& (and), | (or), ! (not), <-> (followed by) and parentheses, such as 'fat & (rat | cat)'")
         }
@@ -287,7 +284,7 @@ enum FullTextSearch {
             depth += 1
             defer { depth -= 1 }
             guard depth <= FullTextSearch.maximumDepth else {
-                throw Failure(description: "the search query nests more than \(FullTextSearch.maximumDepth) deep")
+                throw FieldFailure(description: "the search query nests more than \(FullTextSearch.maximumDepth) deep")
             }
             switch characters[position] {
             case "!":
