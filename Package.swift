@@ -109,11 +109,14 @@ let package = Package(
             name: "ContentAEMEmulator",
             dependencies: [
                 "ContentEmulator", "ContentCore", "ContentJSON", "ContentAEM", "ContentGraphQL", "ContentYAML",
-                .product(name: "GraphQL", package: "GraphQL"),
+                "ContentCredentials", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -180,7 +183,10 @@ let package = Package(
         // import the core and the JSON document, never the command line, the output layer or each other.
         .target(
             name: "ContentBackendAEM",
-            dependencies: ["ContentCore", "ContentJSON", "ContentKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ContentCore", "ContentJSON", "ContentKit", "ContentCredentials",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "ContentBackendDataConnect",
@@ -192,8 +198,18 @@ let package = Package(
         .target(
             name: "ContentBackendResource",
             dependencies: [
+                "ContentCore", "ContentJSON", "ContentCredentials", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Access tokens from token endpoints, shared by the backends that sign in: OAuth client credentials, and
+        // Adobe IMS's server-to-server credential and service-credentials JWT exchange; cached 0600 until they
+        // expire, renewed once on a 401.
+        .target(
+            name: "ContentCredentials",
+            dependencies: [
                 "ContentCore", "ContentJSON", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The composition root: the built-in backend registry, a session that turns config into backends, and a
@@ -294,6 +310,13 @@ let package = Package(
         ),
         .testTarget(name: "ContentCoreTests", dependencies: ["ContentCore", "ContentJSON"]),
         .testTarget(
+            name: "ContentCredentialsTests",
+            dependencies: [
+                "ContentCredentials", "ContentCore", "ContentJSON", "ContentTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "ContentOutputTests",
             dependencies: ["ContentOutput", "ContentCore", "ContentJSON"],
             exclude: ["Snapshots"]
@@ -328,8 +351,9 @@ let package = Package(
         .testTarget(
             name: "ContentAEMEmulatorTests",
             dependencies: [
-                "ContentAEMEmulator", "ContentAEM", "ContentEmulator", "ContentEmulatorTesting", "ContentGraphQL",
-                "ContentJSON", "ContentTesting",
+                "ContentAEMEmulator", "ContentAEM", "ContentCore", "ContentEmulator", "ContentEmulatorTesting",
+                "ContentGraphQL",
+                "ContentJSON", "ContentTesting", "ContentCredentials",
             ]
         ),
         .testTarget(

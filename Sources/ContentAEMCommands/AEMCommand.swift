@@ -23,6 +23,12 @@ struct AEMCommand: AsyncParsableCommand {
 
             With no configuration at all, these answer from the built-in WKND sample \
             through an embedded emulator, and say so on stderr.
+
+            A backend signs in to AEM as a Cloud Service with auth type service-credentials \
+            (credentialsFile: the Developer Console's JSON) or oauth-server-to-server (clientId, \
+            clientSecret, scopes): the access token comes from Adobe IMS, is kept under \
+            $XDG_CACHE_HOME/content/oauth/ until it expires, and is renewed once when AEM answers 401. \
+            examples/aem-cloud.yaml shows both against `content serve --mode author`.
             """,
         subcommands: [
             AEMShortcutCommand.self, AEMRunCommand.self, AEMListCommand.self, AEMPersistCommand.self,

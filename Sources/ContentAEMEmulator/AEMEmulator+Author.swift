@@ -173,15 +173,18 @@ extension AEMEmulator {
 struct AuthorAuthenticationMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let options: AEMEmulator.Options
+    let ims: IMSIssuer
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        if request.method == .options { return try await next(request, context) }
+        // IMS is another host in production: its token endpoints take no AEM credentials.
+        if request.method == .options || request.uri.path.hasPrefix("/ims/") { return try await next(request, context) }
         let header = request.headers[.authorization] ?? ""
         let basic = "Basic " + Data("\(options.username):\(options.password)".utf8).base64EncodedString()
         let bearer = options.token.map { "Bearer \($0)" }
-        guard header == basic || (bearer != nil && header == bearer) else {
+        let imsToken = header.hasPrefix("Bearer ") && ims.accepts(String(header.dropFirst(7)))
+        guard header == basic || (bearer != nil && header == bearer) || imsToken else {
             return Response(
                 status: .unauthorized,
                 headers: [
@@ -189,7 +192,8 @@ struct AuthorAuthenticationMiddleware: RouterMiddleware {
                 ],
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
-                        string: #"{"message":"author mode needs basic auth or the configured bearer token"}"#
+                        string:
+                            #"{"message":"author mode needs basic auth, the configured bearer token or a live IMS access token"}"#
                     )
                 )
             )

@@ -70,6 +70,8 @@ public struct AEMEmulator: Sendable {
     let store: FragmentStore
     let engine: AEMGraphQLEngine
     let options: Options
+    /// The emulated IMS token endpoints, for the integrations in `aem/ims.yaml`.
+    let ims: IMSIssuer
     /// What the workspace's content packages could not give, to tell the user at start.
     public let notes: [String]
 
@@ -106,7 +108,8 @@ public struct AEMEmulator: Sendable {
     ) throws {
         self.options = options
         let workspace = try AEMWorkspace(directory: directory, contentPackages: contentPackages)
-        notes = workspace.notes
+        ims = try IMSIssuer(directory: directory)
+        notes = workspace.notes + [ims.summary].compactMap { $0 }
         store = try FragmentStore(path: dataFile)
         try store.seed(from: workspace)
         engine = try AEMGraphQLEngine(
@@ -131,8 +134,9 @@ public struct AEMEmulator: Sendable {
             )
         }
         if options.mode == .author {
-            router.middlewares.add(AuthorAuthenticationMiddleware(options: options))
+            router.middlewares.add(AuthorAuthenticationMiddleware(options: options, ims: ims))
         }
+        addIMSRoutes(to: router)
         router.put("/graphql/persist.json/{configuration}/{name}") { request, context in
             try await self.persist(request, context: context, isUpdate: false)
         }

@@ -47,6 +47,9 @@ public struct AEMBackend: ContentBackend {
             headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
         case .token:
             if let token { headers["Authorization"] = "Bearer \(token)" }
+        case .serviceCredentials, .oauthServerToServer:
+            // The transport signs these with an IMS access token, renewed when refused.
+            break
         }
         for (name, value) in (configuration.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             headers[name] = value
@@ -107,13 +110,20 @@ public struct AEMBackend: ContentBackend {
             break
         case 401, 403:
             let mode = configuration.auth?.type ?? .none
+            let remedy: String
+            switch mode {
+            case .none:
+                remedy = "set auth: { type: token, token: \"${AEM_TOKEN}\" } (or basic) for backend '\(name)'"
+            case .serviceCredentials, .oauthServerToServer:
+                remedy =
+                    "IMS gave a token, but this environment refuses it (a new one was tried); check that the "
+                    + "technical account of backend '\(name)' has access to it (Developer Console → Integrations)"
+            case .basic, .token:
+                remedy = "check the credentials of backend '\(name)'"
+            }
             throw AEMError(
                 kind: .unauthorized,
-                description: "\(shownURL): HTTP \(response.status) with auth type '\(mode.rawValue)'; "
-                    + (mode == .none
-                        ? "set auth: { type: token, token: \"${AEM_TOKEN}\" } (or basic) for backend '\(name)'"
-                        : "check the credentials of backend '\(name)'")
-            )
+                description: "\(shownURL): HTTP \(response.status) with auth type '\(mode.rawValue)'; \(remedy)")
         case 404 where firstLine.contains("PersistenceError"):
             throw AEMError(
                 kind: .queryNotFound,

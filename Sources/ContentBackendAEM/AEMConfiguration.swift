@@ -7,8 +7,10 @@ internal import Foundation
 /// - `url` (string, required): scheme, host and port of the AEM tier, such as
 ///   `https://publish-p123-e456.adobeaemcloud.com`.
 /// - `configuration` (string, optional): the persisted-query configuration. Default `wknd-shared`.
-/// - `auth` (mapping, optional): `type` is `none` (default), `basic` (`username`, `password`) or
-///   `token` (`token`, or `tokenFile`).
+/// - `auth` (mapping, optional): `type` is `none` (default), `basic` (`username`, `password`),
+///   `token` (`token`, or `tokenFile`), `service-credentials` (`credentialsFile`: the Developer Console's JSON,
+///   exchanged for a token at IMS's `/ims/exchange/jwt`) or `oauth-server-to-server` (`clientId`, `clientSecret`,
+///   `scopes`, exchanged at IMS's `/ims/token/v3`); both IMS kinds take `imsURL` to use another IMS.
 /// - `headers` (mapping, optional): extra request headers.
 /// - `queries` (mapping, optional): shortcuts by name, each `{ persisted, arguments, items, columns }`.
 public struct AEMConfiguration: Decodable, Sendable {
@@ -17,6 +19,33 @@ public struct AEMConfiguration: Decodable, Sendable {
         /// The scheme.
         public enum Kind: String, Decodable, Sendable, CaseIterable {
             case none, basic, token
+            case serviceCredentials = "service-credentials"
+            case oauthServerToServer = "oauth-server-to-server"
+
+            /// Whether tokens come from Adobe IMS.
+            public var isIMS: Bool { self == .serviceCredentials || self == .oauthServerToServer }
+        }
+
+        /// Scopes, as a list or as the one comma-separated string the Developer Console shows.
+        public struct Scopes: Decodable, Sendable, Equatable {
+            /// The scopes, in order.
+            public var values: [String]
+
+            /// Decodes a list of strings or one comma-separated string.
+            ///
+            /// - Parameter decoder: The decoder.
+            /// - Throws: When the value is neither.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let list = try? container.decode([String].self) {
+                    values = list
+                } else {
+                    values = try container.decode(String.self).split(separator: ",").map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
+                }
+                values.removeAll(where: \.isEmpty)
+            }
         }
 
         /// The scheme.
@@ -29,6 +58,16 @@ public struct AEMConfiguration: Decodable, Sendable {
         public var token: Secret?
         /// A file holding the bearer token.
         public var tokenFile: String?
+        /// `service-credentials`: the JSON file the Developer Console downloads for the environment.
+        public var credentialsFile: String?
+        /// `oauth-server-to-server`: the credential's client id (also sent as `X-Api-Key`).
+        public var clientId: String?
+        /// `oauth-server-to-server`: the credential's client secret.
+        public var clientSecret: Secret?
+        /// `oauth-server-to-server`: the scopes to ask for.
+        public var scopes: Scopes?
+        /// Another IMS than Adobe's (or than the credentials file names), such as an emulator's.
+        public var imsURL: String?
 
         /// The bearer token: `token`, else the trimmed text of `tokenFile`, read now; `nil` when neither is set.
         ///

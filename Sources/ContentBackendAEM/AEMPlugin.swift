@@ -1,4 +1,5 @@
 public import ContentCore
+internal import ContentCredentials
 internal import Foundation
 
 /// The `aem` backend plugin: Adobe Experience Manager persisted GraphQL queries.
@@ -27,12 +28,60 @@ public enum AEMPlugin: BackendPlugin {
             )
         }
         let token = try configuration.auth?.bearerToken(backend: name)
-        return AEMBackend(
-            name: name,
-            configuration: configuration,
-            context: context,
-            token: token,
-            cache: ResponseCache.standard(environment: ProcessInfo.processInfo.environment)
-        )
+        let environment = ProcessInfo.processInfo.environment
+        var context = context
+        var cache = ResponseCache.standard(environment: environment)
+        if let auth = configuration.auth, let grant = try imsGrant(auth, backend: name, context: context) {
+            let tokens = AccessTokenSource(
+                grant: grant, transport: context.transport, redactor: context.redactor, environment: environment)
+            let apiKey: HeaderFields = auth.type == .oauthServerToServer ? ["X-Api-Key": auth.clientId ?? ""] : [:]
+            context.transport = BearerTokenTransport(
+                base: context.transport, tokens: tokens, origin: configuration.url, headers: apiKey,
+                logger: context.logger)
+            context.redactor = context.redactor.adding(grant.secrets)
+            // Responses are kept per credential, as they are per token for the other kinds.
+            cache?.identity = tokens.identity
+        }
+        return AEMBackend(name: name, configuration: configuration, context: context, token: token, cache: cache)
+    }
+
+    /// How an IMS kind of `auth` gets its tokens; `nil` for the other kinds.
+    ///
+    /// - Parameters:
+    ///   - auth: The backend's `auth`.
+    ///   - backend: The backend's name, for messages.
+    ///   - context: Where relative paths resolve.
+    /// - Returns: The grant.
+    /// - Throws: ``AEMError`` for missing settings, ``TokenEndpointError`` for an unusable credentials file.
+    static func imsGrant(_ auth: AEMConfiguration.Auth, backend: String, context: BackendContext) throws
+        -> (any TokenGrant)?
+    {
+        switch auth.type {
+        case .serviceCredentials:
+            guard let file = auth.credentialsFile else {
+                throw AEMError(
+                    kind: .configuration,
+                    description: "backend '\(backend)': auth type service-credentials needs credentialsFile, the "
+                        + "JSON the Developer Console downloads (Integrations → Service Credentials)")
+            }
+            let path = file.hasPrefix("/") ? file : context.baseDirectory + "/" + file
+            return IMSServiceCredentialsGrant(
+                credentials: try ServiceCredentials(contentsOf: path), imsURL: auth.imsURL)
+        case .oauthServerToServer:
+            guard let clientID = auth.clientId, let secret = auth.clientSecret?.value, let scopes = auth.scopes,
+                !scopes.values.isEmpty
+            else {
+                throw AEMError(
+                    kind: .configuration,
+                    description: "backend '\(backend)': auth type oauth-server-to-server needs clientId, "
+                        + "clientSecret and scopes, as the Developer Console shows the OAuth Server-to-Server "
+                        + "credential")
+            }
+            return IMSServerToServerGrant(
+                imsURL: auth.imsURL ?? "https://ims-na1.adobelogin.com", clientID: clientID, clientSecret: secret,
+                scopes: scopes.values)
+        case .none, .basic, .token:
+            return nil
+        }
     }
 }

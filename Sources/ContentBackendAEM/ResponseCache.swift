@@ -9,6 +9,8 @@ internal import Logging
 /// URL and credential, readable by the user only. `no-store` and `private` responses are not kept.
 package struct ResponseCache: Sendable {
     package let directory: URL
+    /// Who the responses are for when no `Authorization` header says it (a token added below the cache).
+    package var identity = ""
 
     package struct Entry: Codable {
         var etag: String?
@@ -28,7 +30,9 @@ package struct ResponseCache: Sendable {
 
     /// The file for a request: the URL and the credential, so users never see each other's answers.
     package func file(for request: HTTPTransportRequest) -> URL {
-        let identity = request.url + "\n" + (request.headers["Authorization"] ?? "")
+        let identity =
+            request.url + "\n" + (request.headers["Authorization"] ?? "")
+            + (self.identity.isEmpty ? "" : "\n" + self.identity)
         return directory.appendingPathComponent(StableHash.hex(identity) + ".json")
     }
 

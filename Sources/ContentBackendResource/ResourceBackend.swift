@@ -1,4 +1,5 @@
 public import ContentCore
+package import ContentCredentials
 internal import ContentJSON
 internal import Foundation
 internal import Logging
@@ -10,7 +11,7 @@ public struct ResourceBackend: ContentBackend {
     public let name: String
     package let configuration: ResourceConfiguration
     package let context: BackendContext
-    package let tokens: OAuthTokenSource?
+    package let tokens: AccessTokenSource?
 
     /// Creates a backend.
     ///
@@ -41,8 +42,8 @@ public struct ResourceBackend: ContentBackend {
                     description: "backend '\(name)': auth type oauth-client-credentials needs tokenURL, clientId "
                         + "and clientSecret")
             }
-            tokens = OAuthTokenSource(
-                settings: .init(
+            tokens = AccessTokenSource(
+                grant: ClientCredentialsGrant(
                     tokenURL: Self.resolve(tokenURL, against: configuration.url), clientID: clientID,
                     clientSecret: secret, scope: auth.scope),
                 transport: context.transport, redactor: context.redactor, environment: environment)
@@ -75,12 +76,16 @@ public struct ResourceBackend: ContentBackend {
     /// - Throws: ``ResourceError``, or a transport failure.
     public func send(_ request: ResourceRequest) async throws -> HTTPTransportResponse {
         // Credentials go only to the configured origin, never to another host named by an absolute URL.
-        let token = sendsCredentials(to: request.target) ? try await tokens?.accessToken() : nil
-        let response = try await context.transport.send(try httpRequest(request, bearer: token))
-        guard response.status == 401, let tokens, let token else { return response }
-        context.logger.info("401 with a cached token: fetching a new one from the token endpoint and retrying once")
-        let fresh = try await tokens.accessToken(replacing: token)
-        return try await context.transport.send(try httpRequest(request, bearer: fresh))
+        do {
+            let token = sendsCredentials(to: request.target) ? try await tokens?.accessToken() : nil
+            let response = try await context.transport.send(try httpRequest(request, bearer: token))
+            guard response.status == 401, let tokens, let token else { return response }
+            context.logger.info("401 with a cached token: fetching a new one from the token endpoint and retrying once")
+            let fresh = try await tokens.accessToken(replacing: token)
+            return try await context.transport.send(try httpRequest(request, bearer: fresh))
+        } catch let error as TokenEndpointError {
+            throw ResourceError(kind: .token, description: error.description)
+        }
     }
 
     /// The HTTP request for a resource request; `--dry-run` prints it.

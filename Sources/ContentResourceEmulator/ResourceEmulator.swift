@@ -207,7 +207,9 @@ public struct ResourceEmulator: Sendable {
         var form = JSONObject()
         let type = request.headers[.contentType] ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") {
-            for (name, value) in Self.decodeForm(String(decoding: body, as: UTF8.self)) { form[name] = .string(value) }
+            for (name, value) in FormFields.decode(String(decoding: body, as: UTF8.self)) {
+                form[name] = .string(value)
+            }
         }
         let json = type.hasPrefix("application/json") ? (try? JSONParser().parse(body)) : nil
         return Self.json(
@@ -269,7 +271,8 @@ public struct ResourceEmulator: Sendable {
     private static func form(_ request: Request) async throws -> [String: String] {
         guard (request.headers[.contentType] ?? "").hasPrefix("application/x-www-form-urlencoded") else { return [:] }
         let body = try await request.body.collect(upTo: 1 << 20)
-        return Dictionary(decodeForm(String(buffer: body)), uniquingKeysWith: { _, last in last })
+        return Dictionary(
+            FormFields.decode(String(buffer: body)).map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Form fields or JSON members, as JSON values.
@@ -280,18 +283,8 @@ public struct ResourceEmulator: Sendable {
             return (try? JSONParser().parse(Array(body.readableBytesView)))?.objectValue ?? JSONObject()
         }
         var object = JSONObject()
-        for (name, value) in decodeForm(String(buffer: body)) { object[name] = .string(value) }
+        for field in FormFields.decode(String(buffer: body)) { object[field.name] = .string(field.value) }
         return object
-    }
-
-    static func decodeForm(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
-            }
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
-        }
     }
 
     private static func json(_ status: HTTPResponse.Status, _ body: JSONObject) -> Response {

@@ -86,6 +86,14 @@ extension ContentClientConfiguration {
             // Read once, as the `aem` backend reads it, not once per request.
             let token = try auth?.bearerToken(backend: backend)
             authentication = .bearer { token }
+        case .serviceCredentials, .oauthServerToServer:
+            // The client has one transport and no place to keep an IMS token source's; an app passes its own
+            // provider instead.
+            throw AEMError(
+                kind: .configuration,
+                description: "backend '\(backend)': auth type \(auth?.type.rawValue ?? "") signs in through IMS, "
+                    + "which ContentClient does not do from content.yaml; give AEMSettings "
+                    + ".bearer { … } a token provider in code")
         }
         return AEMSettings(
             url: configuration.url, authentication: authentication, headers: configuration.headers ?? [:])

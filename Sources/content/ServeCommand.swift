@@ -30,7 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
               aem/          content fragment models, fragments and persisted queries.
                             Answers GET/POST /graphql/execute.json/{config}/{name}
                             and /graphql/list.json as AEM publish does
-                            (--aem-port, default 4503).
+                            (--aem-port, default 4503). aem/ims.yaml lists who
+                            Adobe IMS's token endpoints on that port sign in
+                            (/ims/exchange/jwt, /ims/token/v3).
               Data Connect  found through firebase.json (dataconnect.source),
                             dataconnect.yaml or dataconnect/dataconnect.yaml: the schema
                             becomes SQLite tables, and every connector operation runs by
