@@ -20,17 +20,32 @@ extension AEMEmulator {
     static let deliveryPageSize = 50
 
     func addDeliveryRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/adobe/contentFragments") { request, _ in self.deliveryList(request) }
+        router.get("/adobe/contentFragments") { request, _ in
+            if let refusal = self.overLimit() { return refusal }
+            return self.deliveryList(request)
+        }
         router.get("/adobe/contentFragments/byPath") { request, _ in
+            if let refusal = self.overLimit() { return refusal }
             guard let path = request.uri.queryParameters.get("path"), !path.isEmpty else {
                 return Self.problem(.badRequest, "byPath needs ?path=, the fragment's DAM path")
             }
             return self.deliveryOne(request, fragment: try self.store.fragment(path: path), named: path)
         }
         router.get("/adobe/contentFragments/{id}") { request, context in
+            if let refusal = self.overLimit() { return refusal }
             let id = context.parameters.get("id") ?? ""
             return self.deliveryOne(request, fragment: try self.store.fragment(id: id), named: id)
         }
+    }
+
+    /// 429 with `Retry-After` when the played rate limit is spent; `nil` when the request may go on.
+    private func overLimit() -> Response? {
+        guard let deliveryLimit, let wait = deliveryLimit.take() else { return nil }
+        var response = Self.problem(
+            .tooManyRequests,
+            "more than \(deliveryLimit.rate) requests a second to Content Fragment Delivery; retry after \(wait) s")
+        response.headers[.retryAfter] = String(wait)
+        return response
     }
 
     private func deliveryList(_ request: Request) -> Response {

@@ -40,6 +40,8 @@ public struct AEMEmulator: Sendable {
         /// Answer failing queries with 400/500 and `application/graphql-response+json`, as the GraphQL
         /// over HTTP spec says, instead of AEM's 200.
         public var graphqlResponseJSON: Bool
+        /// Content Fragment Delivery requests a second before 429 with `Retry-After` (AEM's is 200); `nil` for none.
+        public var deliveryRateLimit: Int?
 
         /// Creates options.
         ///
@@ -50,13 +52,15 @@ public struct AEMEmulator: Sendable {
         ///   - token: An author-mode bearer token.
         ///   - corsOrigin: An origin allowed from browsers.
         ///   - graphqlResponseJSON: Whether failures use GraphQL-over-HTTP status codes.
+        ///   - deliveryRateLimit: Content Fragment Delivery requests a second before 429, or `nil`.
         public init(
             mode: Mode = .publish,
             username: String = "admin",
             password: String = "admin",
             token: String? = nil,
             corsOrigin: String? = nil,
-            graphqlResponseJSON: Bool = false
+            graphqlResponseJSON: Bool = false,
+            deliveryRateLimit: Int? = nil
         ) {
             self.mode = mode
             self.username = username
@@ -64,6 +68,7 @@ public struct AEMEmulator: Sendable {
             self.token = token
             self.corsOrigin = corsOrigin
             self.graphqlResponseJSON = graphqlResponseJSON
+            self.deliveryRateLimit = deliveryRateLimit
         }
     }
 
@@ -72,6 +77,8 @@ public struct AEMEmulator: Sendable {
     let options: Options
     /// The emulated IMS token endpoints, for the integrations in `aem/ims.yaml`.
     let ims: IMSIssuer
+    /// Content Fragment Delivery's rate limit, when one is played.
+    let deliveryLimit: RequestRateLimit?
     /// What the workspace's content packages could not give, to tell the user at start.
     public let notes: [String]
 
@@ -109,6 +116,7 @@ public struct AEMEmulator: Sendable {
         self.options = options
         let workspace = try AEMWorkspace(directory: directory, contentPackages: contentPackages)
         ims = try IMSIssuer(directory: directory)
+        deliveryLimit = options.deliveryRateLimit.map(RequestRateLimit.init(rate:))
         notes = workspace.notes + [ims.summary].compactMap { $0 }
         store = try FragmentStore(path: dataFile)
         try store.seed(from: workspace)

@@ -181,6 +181,13 @@ struct ServeCommand: AsyncParsableCommand {
     var graphqlResponseJSON = false
 
     @Option(
+        name: .customLong("delivery-rate-limit"),
+        help: ArgumentHelp(
+            "Answer Content Fragment Delivery requests past this many a second with 429 and Retry-After, as AEM "
+                + "does past 200; default: no limit.", valueName: "n"))
+    var deliveryRateLimit: Int?
+
+    @Option(
         name: .customLong("limit"),
         help: ArgumentHelp(
             "Raise or lower one GraphQL request limit (repeatable): \(GraphQLLimits.nameList).",
@@ -209,6 +216,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(aemPort) else { throw ValidationError("--aem-port must be 0 to 65535") }
+        if let deliveryRateLimit, !(1...1_000_000).contains(deliveryRateLimit) {
+            throw ValidationError(
+                "--delivery-rate-limit takes 1 to 1000000 requests a second, was \(deliveryRateLimit)")
+        }
         guard (0...65535).contains(resourcePort) else { throw ValidationError("--resource-port must be 0 to 65535") }
         guard (0...65535).contains(dataConnectPort) else {
             throw ValidationError("--dataconnect-port must be 0 to 65535")
@@ -282,7 +293,8 @@ struct ServeCommand: AsyncParsableCommand {
                 password: String(credentials.drop { $0 != ":" }.dropFirst()),
                 token: token ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_TOKEN"],
                 corsOrigin: cors,
-                graphqlResponseJSON: graphqlResponseJSON
+                graphqlResponseJSON: graphqlResponseJSON,
+                deliveryRateLimit: deliveryRateLimit
             ), for: AEMEmulator.self)
         var dataConnect = DataConnectEmulator.Options(
             seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors, adminToken: admin)

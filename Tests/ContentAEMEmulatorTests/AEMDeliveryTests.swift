@@ -3,6 +3,8 @@ import ContentJSON
 import Foundation
 import Testing
 
+@testable import ContentAEMEmulator
+
 /// Content Fragment Delivery with OpenAPI, the REST API beside GraphQL: listing by folder with cursors, one fragment
 /// by id or path with its references, the API's caching, and its errors.
 struct AEMDeliveryTests {
@@ -93,5 +95,45 @@ struct AEMDeliveryTests {
             let badMode = try await client.get("/adobe/contentFragments/\(listedOne)?references=everything")
             #expect(badMode.status == 400)
         }
+    }
+
+    @Test func pastThePlayedRateLimitA429SaysWhenToRetry() async throws {
+        try await AEMHarness.run(options: .init(deliveryRateLimit: 2)) { client in
+            let statuses = try await (0..<3).asyncMap { _ in try await client.get("/adobe/contentFragments?limit=1") }
+            #expect(statuses.map(\.status) == [200, 200, 429])
+            let refused = try #require(statuses.last)
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.header("Content-Type") == "application/problem+json;charset=utf-8")
+            #expect(
+                refused.json
+                    == .object([
+                        "title": .string("Too Many Requests"), "status": .number(JSONNumber(429)),
+                        "detail": .string(
+                            "more than 2 requests a second to Content Fragment Delivery; retry after 1 s"),
+                    ]))
+            // GraphQL is not held to the delivery API's limit.
+            let graphQL = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
+            #expect(graphQL.status == 200)
+        }
+    }
+
+    @Test func theBucketRefillsAtItsRate() {
+        let limit = RequestRateLimit(rate: 4)
+        let start = ContinuousClock.now
+        #expect((0..<4).map { _ in limit.take(now: start) } == [nil, nil, nil, nil])
+        #expect(limit.take(now: start) == 1)
+        // A quarter of a second gives one request back, and no more than the burst ever builds up.
+        #expect(limit.take(now: start + .milliseconds(250)) == nil)
+        #expect(limit.take(now: start + .milliseconds(250)) == 1)
+        #expect((0..<5).map { _ in limit.take(now: start + .seconds(60)) } == [nil, nil, nil, nil, 1])
+    }
+}
+
+extension Range<Int> {
+    /// Runs `body` for each element in order, one after another.
+    fileprivate func asyncMap<T>(_ body: (Int) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await body(element)) }
+        return results
     }
 }

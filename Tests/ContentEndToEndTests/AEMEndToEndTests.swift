@@ -47,6 +47,20 @@ struct AEMEndToEndTests {
         }
     }
 
+    /// Past the delivery API's rate limit the CLI waits as `Retry-After` says and carries on.
+    @Test func aRateLimitedDeliveryAPIIsWaitedFor() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServe(["--delivery-rate-limit", "3"]) { base in
+            try config(scratch, url: base)
+            let all = try ContentProcess.run(
+                ["aem", "fragments", "--all", "--page-size", "4", "-o", "ndjson", "-v"], in: scratch.url)
+            #expect(all.status == 0, "\(all.stderr)")
+            #expect(all.stdout.split(separator: "\n").count == 21)
+            #expect(all.stderr.contains("< 429"), "\(all.stderr)")
+        }
+    }
+
     @Test func builtInSampleAnswersWithoutAnyConfiguration() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
