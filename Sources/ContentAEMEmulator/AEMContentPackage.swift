@@ -17,9 +17,16 @@ internal import Foundation
 /// a `valueType` ending in `[]` is a multiple field. Values are FileVault's: `{Boolean}true`, `{Long}5`,
 /// `{Double}5.0`, `{Date}…`, `[a,b]` for several. A file that is not XML, or a field this reader does not know, is
 /// reported with its file and line, and the rest still loads.
+///
+/// Persisted queries are binary nodes, as AEM stores them and Adobe's WKND project ships them:
+/// `conf/<conf>/settings/graphql/persistentQueries/<name>` (`sling:resourceType` `graphql/persistent/query`) whose
+/// `jcr:content` holds the query text in its binary `jcr:data`, written by FileVault as
+/// `<name>/_jcr_content/_jcr_data.binary`. A `persistedQueries` folder is what AEM ignores (its servlet answers 404
+/// `PersistenceError`), so it is reported, not read.
 struct AEMContentPackage {
     var models: [ContentFragmentModel] = []
     var fragments: [AEMWorkspace.Fragment] = []
+    var queries: [AEMWorkspace.PersistedQuery] = []
     /// What could not be read, each with its file and line.
     var notes: [String] = []
 
@@ -59,6 +66,67 @@ struct AEMContentPackage {
         }
         // Fragments after every model, so that each finds its model whichever package holds it.
         for (file, root) in fragmentFiles { readFragment(file, root: root) }
+        for root in roots { readPersistedQueries(under: root) }
+    }
+
+    // MARK: - Persisted queries
+
+    /// The most text one persisted query may hold: AEM's own limit on a query's size.
+    static let maximumQueryBytes = 1 << 20
+
+    private mutating func readPersistedQueries(under root: URL) {
+        let manager = FileManager.default
+        let conf = root.appendingPathComponent("conf")
+        for configuration in ((try? manager.contentsOfDirectory(atPath: conf.path)) ?? []).sorted()
+        where !configuration.hasPrefix(".") {
+            let graphql = conf.appendingPathComponent(configuration).appendingPathComponent("settings/graphql")
+            let misnamed = graphql.appendingPathComponent("persistedQueries")
+            if manager.fileExists(atPath: misnamed.path) {
+                notes.append(
+                    "\(misnamed.path): AEM reads persisted queries from persistentQueries, not persistedQueries; "
+                        + "these are not loaded, as AEM would answer them 404")
+            }
+            let folder = graphql.appendingPathComponent("persistentQueries")
+            for entry in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            where !entry.hasPrefix(".") && !entry.hasSuffix(".xml") {
+                let binary = folder.appendingPathComponent(entry).appendingPathComponent(
+                    "_jcr_content/_jcr_data.binary")
+                // FileVault escapes characters a file name cannot hold as %XX.
+                let name = entry.removingPercentEncoding ?? entry
+                guard let text = Self.queryText(binary, notes: &notes) else { continue }
+                queries.append(
+                    AEMWorkspace.PersistedQuery(
+                        configuration: configuration.removingPercentEncoding ?? configuration, name: name,
+                        query: text, cacheControl: nil))
+            }
+        }
+    }
+
+    /// A persisted query's text, or `nil` with a note saying why there is none.
+    private static func queryText(_ binary: URL, notes: inout [String]) -> String? {
+        var status = stat()
+        guard stat(binary.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            notes.append(
+                "\(binary.deletingLastPathComponent().deletingLastPathComponent().path): a persisted query needs its "
+                    + "text in _jcr_content/_jcr_data.binary, as FileVault writes jcr:content's jcr:data")
+            return nil
+        }
+        guard status.st_size <= maximumQueryBytes else {
+            notes.append("\(binary.path): larger than 1 MiB, AEM's limit for a query; not loaded")
+            return nil
+        }
+        guard let handle = FileHandle(forReadingAtPath: binary.path),
+            let data = try? handle.read(upToCount: maximumQueryBytes + 1)
+        else {
+            notes.append("\(binary.path): cannot be read; not loaded")
+            return nil
+        }
+        try? handle.close()
+        guard data.count <= maximumQueryBytes, let text = String(data: data, encoding: .utf8) else {
+            notes.append("\(binary.path): not UTF-8 text or larger than 1 MiB; not loaded")
+            return nil
+        }
+        return text
     }
 
     private static func contentFiles(under root: URL) -> [URL] {

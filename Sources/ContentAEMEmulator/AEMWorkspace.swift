@@ -75,6 +75,15 @@ struct AEMWorkspace: Sendable {
         queries = definitions.queries.map { query in
             PersistedQuery(configuration: query.configuration, name: query.name, query: query.query, cacheControl: nil)
         }
+        for query in package.queries {
+            if queries.contains(where: { $0.configuration == query.configuration && $0.name == query.name }) {
+                notes.append(
+                    "persisted query \(query.configuration)/\(query.name) is in aem/queries and in a content package; "
+                        + "aem/queries wins")
+            } else {
+                queries.append(query)
+            }
+        }
     }
 
     private static func readFragment(_ file: URL, models: [String: ContentFragmentModel]) throws -> Fragment {

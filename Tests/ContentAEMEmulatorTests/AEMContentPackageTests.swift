@@ -71,6 +71,66 @@ struct AEMContentPackageTests {
         #expect(emulator.engine.models["odd"]?.fields.map(\.name) == ["label"])
     }
 
+    /// A persisted query shipped as AEM stores it: a node whose `jcr:content` holds the text as binary `jcr:data`.
+    @Test func thePackagesPersistedQueryRunsByName() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("package-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.package, to: root)
+        let (all, short, list) = try await AEMHarness.run(workspace: root.appendingPathComponent("aem")) { client in
+            (
+                try await client.get("/graphql/execute.json/trails/trails-family-friendly"),
+                try await client.get("/graphql/execute.json/trails/trails-family-friendly;maxKm=5"),
+                try await client.get("/graphql/list.json/trails")
+            )
+        }
+        #expect(all.status == 200)
+        #expect(
+            all.json?["data"]?["trailList"]?["items"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+                == ["Coastal Path"], "\(all.text)")
+        #expect(short.json?["data"]?["trailList"]?["items"] == .array([]))
+        let entry = list.json?.arrayValue?.first?["queries"]?.arrayValue?.first
+        #expect(
+            entry?["path"]?["longForm"]
+                == .string("/conf/trails/settings/graphql/persistentQueries/trails-family-friendly"))
+    }
+
+    @Test func misplacedPersistedQueriesAreReportedAndAEMQueriesWinOverAPackage() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("package-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(at: Self.package, to: root)
+        let graphql = root.appendingPathComponent("ui.content/src/main/content/jcr_root/conf/trails/settings/graphql")
+        // The folder name AEM does not read, a query node without its text, and a name aem/queries also has.
+        let misnamed = graphql.appendingPathComponent("persistedQueries/old")
+        try FileManager.default.createDirectory(at: misnamed, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: graphql.appendingPathComponent("persistentQueries/empty"), withIntermediateDirectories: true)
+        let aem = root.appendingPathComponent("aem/queries/trails")
+        try FileManager.default.createDirectory(at: aem, withIntermediateDirectories: true)
+        try Data("{ trailList { items { name } } }".utf8).write(
+            to: aem.appendingPathComponent("trails-family-friendly.graphql"))
+        let emulator = try AEMEmulator(
+            directory: root.appendingPathComponent("aem"), publishBase: "http://x",
+            contentPackages: AEMContentPackage.roots(in: root))
+        #expect(
+            emulator.notes.contains {
+                $0.hasSuffix(
+                    "graphql/persistedQueries: AEM reads persisted queries from persistentQueries, not persistedQueries; "
+                        + "these are not loaded, as AEM would answer them 404")
+            }, "\(emulator.notes)")
+        #expect(
+            emulator.notes.contains {
+                $0.hasSuffix(
+                    "persistentQueries/empty: a persisted query needs its text in _jcr_content/_jcr_data.binary, as "
+                        + "FileVault writes jcr:content's jcr:data")
+            })
+        #expect(
+            emulator.notes.contains(
+                "persisted query trails/trails-family-friendly is in aem/queries and in a content package; "
+                    + "aem/queries wins"))
+        let kept = try emulator.store.persistedQuery(configuration: "trails", name: "trails-family-friendly")
+        #expect(kept?.query == "{ trailList { items { name } } }")
+        #expect(try emulator.store.persistedQuery(configuration: "trails", name: "empty") == nil)
+    }
+
     @Test func fileVaultValuesAreReadAsJCRWritesThem() {
         #expect(AEMContentPackage.fileVaultValues("{Long}[1,2]") == ["1", "2"])
         #expect(AEMContentPackage.fileVaultValues(#"[a\,b,c]"#) == ["a,b", "c"])
