@@ -1,6 +1,7 @@
 public import ContentGraphQL
 public import Foundation
 public import Hummingbird
+public import Logging
 
 /// One local service `content serve` runs: where its part of a workspace is, how it loads, and the routes it answers.
 ///
@@ -64,6 +65,12 @@ public protocol EmulatedService: Sendable {
     ///
     /// - Parameter router: The router of the service's own server.
     func addRoutes(to router: Router<BasicRequestContext>)
+
+    /// A server for the HTTP/2 connections of the service's port (gRPC), run beside its routes; `nil` for none.
+    ///
+    /// - Parameter logger: Where the companion logs.
+    /// - Returns: The companion.
+    func companion(logger: Logger) -> (any EmulatorCompanion)?
 }
 
 extension EmulatedService {
@@ -80,6 +87,11 @@ extension EmulatedService {
     public static func backendFolder(in workspace: URL) -> URL { workspace }
     /// Nothing to add.
     public var notes: [String] { [] }
+    /// No HTTP/2 companion: the port speaks HTTP/1.1 only.
+    ///
+    /// - Parameter logger: Unused.
+    /// - Returns: `nil`.
+    public func companion(logger: Logger) -> (any EmulatorCompanion)? { nil }
 
     /// A router with the service's options and routes: what every server of it, live or in process, answers with.
     ///

@@ -36,13 +36,16 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
 
     /// The server builder: HTTP/1.1 with the idle timeout, a connection that closes after answering a request
     /// that did not ask to keep it open, and work that stops when the client goes.
-    var server: HTTPServerBuilder {
+    func server(relay: HTTP2RelayTarget?) -> HTTPServerBuilder {
         let nanoseconds =
             idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
         let configuration = HTTP1Channel.Configuration(
             additionalChannelHandlers: [HTTP1ConnectionPersistenceInstaller()], idleTimeout: .nanoseconds(nanoseconds))
         return HTTPServerBuilder { responder in
-            DisconnectAwareHTTP1Channel(http: HTTP1Channel(responder: responder, configuration: configuration))
+            let http1 = DisconnectAwareHTTP1Channel(
+                http: HTTP1Channel(responder: responder, configuration: configuration))
+            guard let relay else { return http1 }
+            return ProtocolSniffingChannel(http1: http1, target: relay, idleTimeout: .nanoseconds(nanoseconds))
         }
     }
 
@@ -55,11 +58,11 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
 
     /// An application serving `router` on `address` under this policy.
     func application(
-        router: Router<BasicRequestContext>, address: BindAddress, logger: Logger,
+        router: Router<BasicRequestContext>, address: BindAddress, logger: Logger, relay: HTTP2RelayTarget? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) -> EmulatorApplication {
         Application(
-            responder: ClientDisconnectResponder(wrapped: router.buildResponder()), server: server,
+            responder: ClientDisconnectResponder(wrapped: router.buildResponder()), server: server(relay: relay),
             configuration: configuration(address: address), onServerRunning: onServerRunning, logger: logger)
     }
 }

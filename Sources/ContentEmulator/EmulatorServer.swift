@@ -164,10 +164,13 @@ public struct EmulatorServer: Sendable {
             service, host: options.host, policy: options.connections, log: RequestLogMiddleware(logger: logger))
         let host = urlHost
         let notes = service.notes
+        let companion = service.companion(logger: logger)
+        let relay = companion.map { _ in HTTP2RelayTarget() }
         return EmulatorHTTPService(
-            name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag,
+            name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, companion: companion,
+            relay: relay,
             application: options.connections.application(
-                router: router, address: .hostname(options.host, port: port), logger: logger,
+                router: router, address: .hostname(options.host, port: port), logger: logger, relay: relay,
                 onServerRunning: { channel in
                     // With port 0 the base URL is only known once the system has picked the port.
                     await onRunning(Service.name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
@@ -196,9 +199,35 @@ struct EmulatorHTTPService: Service {
     let name: String
     let address: String
     let portFlag: String
+    /// What answers the port's HTTP/2 connections, started first so that the port speaks both from its first
+    /// connection.
+    var companion: (any EmulatorCompanion)?
+    var relay: HTTP2RelayTarget?
     let application: EmulatorApplication
 
     func run() async throws {
+        guard let companion, let relay else { return try await runApplication() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let (listening, continuation) = AsyncStream<Void>.makeStream()
+            group.addTask {
+                // A companion that cannot listen ends the wait below as one that listens does.
+                defer { continuation.finish() }
+                try await companion.run { address in
+                    relay.set(address)
+                    continuation.yield()
+                }
+            }
+            for await _ in listening { break }
+            guard relay.current != nil else {
+                try await group.next()
+                throw EmulatorError.startFailed("\(name): the HTTP/2 (gRPC) server did not start")
+            }
+            defer { companion.beginGracefulShutdown() }
+            try await runApplication()
+        }
+    }
+
+    private func runApplication() async throws {
         do {
             try await application.run()
         } catch let error as IOError {

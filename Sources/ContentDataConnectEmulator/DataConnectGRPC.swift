@@ -1,0 +1,176 @@
+internal import ContentDataConnect
+internal import ContentDataConnectWire
+public import ContentEmulator
+internal import ContentJSON
+internal import Foundation
+internal import GRPCCore
+internal import GRPCNIOTransportHTTP2Posix
+public import Logging
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+internal import SwiftProtobuf
+
+/// `google.firebase.dataconnect.v1.ConnectorService` over gRPC, as the iOS and Android SDKs call it: the operations
+/// run by the same engine, with the same checks, as `:executeQuery` and `:executeMutation`.
+///
+/// The caller is `x-firebase-auth-token` metadata. A request error is the gRPC status the REST API names
+/// (`NOT_FOUND` for an unknown operation, `INVALID_ARGUMENT`, `UNAUTHENTICATED`, `PERMISSION_DENIED`,
+/// `FAILED_PRECONDITION`); a GraphQL error with or without data is an OK status with `errors` filled, as the
+/// service answers.
+struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.ServiceProtocol {
+    let engine: DataConnectEngine
+
+    func executeQuery(
+        request: ServerRequest<Google_Firebase_Dataconnect_V1_ExecuteQueryRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Google_Firebase_Dataconnect_V1_ExecuteQueryResponse> {
+        let message = request.message
+        let body = try await run(
+            name: message.name, operationName: message.operationName,
+            variables: message.hasVariables ? message.variables : nil, kind: .query, metadata: request.metadata)
+        var response = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
+        if let data = body.data { response.data = data }
+        response.errors = body.errors
+        return ServerResponse(message: response)
+    }
+
+    func executeMutation(
+        request: ServerRequest<Google_Firebase_Dataconnect_V1_ExecuteMutationRequest>, context: ServerContext
+    ) async throws -> ServerResponse<Google_Firebase_Dataconnect_V1_ExecuteMutationResponse> {
+        let message = request.message
+        let body = try await run(
+            name: message.name, operationName: message.operationName,
+            variables: message.hasVariables ? message.variables : nil, kind: .mutation, metadata: request.metadata)
+        var response = Google_Firebase_Dataconnect_V1_ExecuteMutationResponse()
+        if let data = body.data { response.data = data }
+        response.errors = body.errors
+        return ServerResponse(message: response)
+    }
+
+    /// What both methods return: the result's data and errors as the wire types carry them.
+    struct Body {
+        var data: Google_Protobuf_Struct?
+        var errors: [Google_Firebase_Dataconnect_V1_GraphqlError]
+    }
+
+    private func run(
+        name: String, operationName: String, variables: Google_Protobuf_Struct?, kind: ConnectorOperation.Kind,
+        metadata: Metadata
+    ) async throws(RPCError) -> Body {
+        let connector = try connectorID(of: name)
+        guard !operationName.isEmpty else {
+            throw RPCError(code: .invalidArgument, message: "operation_name is required: an operation of \(connector)")
+        }
+        let auth: AuthContext
+        do {
+            auth = try AuthContext(
+                header: metadata["x-firebase-auth-token"].first(where: { _ in true }).flatMap {
+                    if case .string(let text) = $0 { return text }
+                    return nil
+                })
+        } catch {
+            throw RPCError(code: .unauthenticated, message: "\(error)")
+        }
+        let json: JSONObject
+        do {
+            json = try variables.map(ProtobufJSON.object) ?? JSONObject()
+        } catch {
+            throw RPCError(code: .invalidArgument, message: "variables: \(error)")
+        }
+        let outcome = await engine.execute(
+            connector: connector, operationName: operationName, kind: kind, variables: json, auth: auth)
+        switch outcome {
+        case .failure(let failure):
+            throw RPCError(code: Self.code(failure.status), message: failure.message)
+        case .response(let document):
+            var body = Body(data: nil, errors: [])
+            if case .object(let data)? = document["data"] { body.data = ProtobufJSON.structValue(data) }
+            body.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+            return body
+        }
+    }
+
+    /// The connector of `projects/{project}/locations/{location}/services/{service}/connectors/{connector}`, checked
+    /// against the service this emulator serves.
+    private func connectorID(of name: String) throws(RPCError) -> String {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 8, parts[0] == "projects", parts[2] == "locations", parts[4] == "services",
+            parts[6] == "connectors", !parts[7].isEmpty
+        else {
+            throw RPCError(
+                code: .invalidArgument,
+                message: "name must be projects/{project}/locations/{location}/services/{service}/connectors/"
+                    + "{connector}, was '\(name)'")
+        }
+        let workspace = engine.workspace
+        guard parts[3] == workspace.location, parts[5] == workspace.serviceID else {
+            throw RPCError(
+                code: .notFound,
+                message: "service \(parts[5]) in \(parts[3]) not found; this emulator serves \(workspace.serviceID) in "
+                    + workspace.location)
+        }
+        return parts[7]
+    }
+
+    /// The gRPC code of a status name the REST API writes.
+    static func code(_ status: String) -> RPCError.Code {
+        switch status {
+        case "INVALID_ARGUMENT": return .invalidArgument
+        case "NOT_FOUND": return .notFound
+        case "UNAUTHENTICATED": return .unauthenticated
+        case "PERMISSION_DENIED": return .permissionDenied
+        case "FAILED_PRECONDITION": return .failedPrecondition
+        case "RESOURCE_EXHAUSTED": return .resourceExhausted
+        case "ALREADY_EXISTS": return .alreadyExists
+        case "ABORTED": return .aborted
+        case "DEADLINE_EXCEEDED": return .deadlineExceeded
+        case "UNAVAILABLE": return .unavailable
+        case "UNIMPLEMENTED": return .unimplemented
+        default: return .internalError
+        }
+    }
+}
+
+/// The gRPC server beside the Data Connect routes: it listens on a loopback port of its own, and `content serve`
+/// relays the HTTP/2 connections of the Data Connect port to it.
+final class DataConnectGRPCCompanion: EmulatorCompanion {
+    private let engine: DataConnectEngine
+    private let server = NIOLockedValueBox<GRPCServer<HTTP2ServerTransport.Posix>?>(nil)
+    private let stopped = NIOLockedValueBox(false)
+
+    init(engine: DataConnectEngine) {
+        self.engine = engine
+    }
+
+    func run(onListening: @escaping @Sendable (NIOCore.SocketAddress) -> Void) async throws {
+        var config = HTTP2ServerTransport.Posix.Config.defaults
+        // The REST API's body limit, so that the same operation is refused, or not, on both.
+        config.rpc.maxRequestPayloadSize = 16 << 20
+        let transport = HTTP2ServerTransport.Posix(
+            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext, config: config)
+        let server = GRPCServer(transport: transport, services: [DataConnectGRPCService(engine: engine)])
+        self.server.withLockedValue { $0 = server }
+        if stopped.withLockedValue({ $0 }) { server.beginGracefulShutdown() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.serve() }
+            if let address = try await transport.listeningAddress.ipv4 {
+                onListening(try NIOCore.SocketAddress(ipAddress: address.host, port: address.port))
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    func beginGracefulShutdown() {
+        stopped.withLockedValue { $0 = true }
+        server.withLockedValue { $0 }?.beginGracefulShutdown()
+    }
+}
+
+extension DataConnectEmulator {
+    /// The gRPC server for the iOS and Android SDKs, on the Data Connect port.
+    ///
+    /// - Parameter logger: Unused: the gRPC server logs nothing of its own.
+    /// - Returns: The companion.
+    public func companion(logger: Logger) -> (any EmulatorCompanion)? {
+        DataConnectGRPCCompanion(engine: engine)
+    }
+}

@@ -1,0 +1,97 @@
+internal import ContentDataConnectWire
+internal import ContentJSON
+internal import Foundation
+internal import SwiftProtobuf
+
+/// JSON documents as protobuf's `Struct` and `Value` carry them, both ways, and GraphQL errors as the wire's
+/// `GraphqlError`.
+///
+/// `Struct` numbers are doubles: a whole number is written back as an integer (`5`, not `5.0`) so that GraphQL's
+/// `Int` takes it, and a non-finite number is refused as JSON cannot hold one. Int64 values travel as strings in
+/// Data Connect, as the SDKs send them, so no precision is lost that JSON would keep.
+enum ProtobufJSON {
+    /// Why a protobuf value has no JSON form.
+    struct Unrepresentable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The most levels of nesting read, as the JSON parser allows.
+    static let maximumDepth = 512
+
+    static func object(_ value: Google_Protobuf_Struct) throws -> JSONObject {
+        try object(value, depth: 0)
+    }
+
+    private static func object(_ value: Google_Protobuf_Struct, depth: Int) throws -> JSONObject {
+        var object = JSONObject()
+        for key in value.fields.keys.sorted() {
+            guard let field = value.fields[key] else { continue }
+            object[key] = try json(field, depth: depth + 1)
+        }
+        return object
+    }
+
+    private static func json(_ value: Google_Protobuf_Value, depth: Int) throws -> JSONValue {
+        guard depth < maximumDepth else { throw Unrepresentable(description: "nested deeper than \(maximumDepth)") }
+        switch value.kind {
+        case .nullValue, nil:
+            return .null
+        case .boolValue(let flag):
+            return .bool(flag)
+        case .stringValue(let text):
+            return .string(text)
+        case .numberValue(let number):
+            guard number.isFinite else { throw Unrepresentable(description: "\(number) is not a JSON number") }
+            if number == number.rounded(), abs(number) < 1e15 { return .number(JSONNumber(Int(number))) }
+            return .number(JSONNumber(text: "\(number)"))
+        case .listValue(let list):
+            return .array(try list.values.map { try json($0, depth: depth + 1) })
+        case .structValue(let nested):
+            return .object(try object(nested, depth: depth))
+        }
+    }
+
+    static func structValue(_ object: JSONObject) -> Google_Protobuf_Struct {
+        var value = Google_Protobuf_Struct()
+        for member in object.members { value.fields[member.key] = protobuf(member.value) }
+        return value
+    }
+
+    static func protobuf(_ value: JSONValue) -> Google_Protobuf_Value {
+        var result = Google_Protobuf_Value()
+        switch value {
+        case .null: result.nullValue = .nullValue
+        case .bool(let flag): result.boolValue = flag
+        case .string(let text): result.stringValue = text
+        case .number(let number): result.numberValue = number.doubleValue ?? 0
+        case .array(let items):
+            var list = Google_Protobuf_ListValue()
+            list.values = items.map(protobuf)
+            result.listValue = list
+        case .object(let object): result.structValue = structValue(object)
+        }
+        return result
+    }
+
+    static func graphQLError(_ error: JSONValue) -> Google_Firebase_Dataconnect_V1_GraphqlError {
+        var wire = Google_Firebase_Dataconnect_V1_GraphqlError()
+        wire.message = error["message"]?.stringValue ?? error.jsonText
+        wire.locations = (error["locations"]?.arrayValue ?? []).map { location in
+            var source = Google_Firebase_Dataconnect_V1_SourceLocation()
+            source.line = Int32(clamping: location["line"].flatMap(int) ?? 0)
+            source.column = Int32(clamping: location["column"].flatMap(int) ?? 0)
+            return source
+        }
+        if let path = error["path"]?.arrayValue {
+            var list = Google_Protobuf_ListValue()
+            list.values = path.map(protobuf)
+            wire.path = list
+        }
+        return wire
+    }
+
+    private static func int(_ value: JSONValue) -> Int? {
+        guard case .number(let number) = value, let double = number.doubleValue, double.isFinite else { return nil }
+        return Int(exactly: double.rounded())
+    }
+}
