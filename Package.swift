@@ -427,7 +427,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ContentEndToEndTests", dependencies: ["content", "ContentTesting"]),
+        .testTarget(name: "ContentEndToEndTests", dependencies: ["content", "ContentTesting"], exclude: ["Peers"]),
         // The golden files under Golden/ are generated clients, compiled here so they must stay valid Swift 6.
         .testTarget(
             name: "ContentCodegenTests",

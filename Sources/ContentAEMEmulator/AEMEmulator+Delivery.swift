@@ -43,7 +43,8 @@ extension AEMEmulator {
         guard let deliveryLimit, let wait = deliveryLimit.take() else { return nil }
         var response = Self.problem(
             .tooManyRequests,
-            "more than \(deliveryLimit.rate) requests a second to Content Fragment Delivery; retry after \(wait) s")
+            "more than \(deliveryLimit.rate.requests) requests \(deliveryLimit.rate.periodText) to Content Fragment "
+                + "Delivery; retry after \(wait) s")
         response.headers[.retryAfter] = String(wait)
         return response
     }

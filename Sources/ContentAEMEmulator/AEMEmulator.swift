@@ -40,8 +40,8 @@ public struct AEMEmulator: Sendable {
         /// Answer failing queries with 400/500 and `application/graphql-response+json`, as the GraphQL
         /// over HTTP spec says, instead of AEM's 200.
         public var graphqlResponseJSON: Bool
-        /// Content Fragment Delivery requests a second before 429 with `Retry-After` (AEM's is 200); `nil` for none.
-        public var deliveryRateLimit: Int?
+        /// Content Fragment Delivery's rate before 429 with `Retry-After` (AEM's is 200 a second); `nil` for none.
+        public var deliveryRateLimit: RequestRate?
 
         /// Creates options.
         ///
@@ -52,7 +52,7 @@ public struct AEMEmulator: Sendable {
         ///   - token: An author-mode bearer token.
         ///   - corsOrigin: An origin allowed from browsers.
         ///   - graphqlResponseJSON: Whether failures use GraphQL-over-HTTP status codes.
-        ///   - deliveryRateLimit: Content Fragment Delivery requests a second before 429, or `nil`.
+        ///   - deliveryRateLimit: Content Fragment Delivery's rate before 429, or `nil`.
         public init(
             mode: Mode = .publish,
             username: String = "admin",
@@ -60,7 +60,7 @@ public struct AEMEmulator: Sendable {
             token: String? = nil,
             corsOrigin: String? = nil,
             graphqlResponseJSON: Bool = false,
-            deliveryRateLimit: Int? = nil
+            deliveryRateLimit: RequestRate? = nil
         ) {
             self.mode = mode
             self.username = username

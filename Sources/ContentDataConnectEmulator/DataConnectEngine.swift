@@ -24,6 +24,8 @@ struct DataConnectEngine: Sendable {
     /// Each connector's operations that do not validate, by name, with the first problem: served as an error,
     /// so that one bad operation does not keep the others from running.
     let invalidOperations: [String: [String: DataConnectWorkspaceError]]
+    /// Every mutation that ran, for the subscriptions of the streaming API.
+    let mutations = MutationBroadcast()
 
     struct PreparedOperation: Sendable {
         let operation: ConnectorOperation
@@ -203,9 +205,16 @@ struct DataConnectEngine: Sendable {
                     .invalid("missing required variable $\(variable.name): \(variable.type) of \(operation.signature)"))
             }
         }
-        return await run(
+        let outcome = await run(
             document: prepared.document, operationName: operationName, variables: variables, auth: auth,
             isAdmin: false)
+        if operation.kind == .mutation, case .response(let body) = outcome, body["data"] != nil, body["data"] != .null {
+            mutations.publish(
+                MutationEvent(
+                    connector: connectorID, operation: operationName, variables: variables, auth: auth.expressionValue,
+                    singleEntityTables: singleEntityTables(of: prepared.document)))
+        }
+        return outcome
     }
 
     /// Runs any GraphQL text with full access, as the service's admin `:executeGraphql` does.
@@ -219,8 +228,17 @@ struct DataConnectEngine: Sendable {
         case .failure(let refusal):
             return .failure(.invalid(refusal.summary))
         }
-        return await run(
+        let outcome = await run(
             document: document, operationName: operationName, variables: variables, auth: .anonymous, isAdmin: true)
+        let isMutation = document.definitions.contains { ($0 as? OperationDefinition)?.operation == .mutation }
+        if isMutation, case .response(let body) = outcome, body["data"] != nil, body["data"] != .null {
+            // An admin mutation names no connector operation: only the automatic refresh of single entities follows.
+            mutations.publish(
+                MutationEvent(
+                    connector: "", operation: "", variables: variables, auth: AuthContext.anonymous.expressionValue,
+                    singleEntityTables: singleEntityTables(of: document)))
+        }
+        return outcome
     }
 
     func authorize(_ operation: ConnectorOperation, connector: Connector, auth: AuthContext, variables: JSONObject)

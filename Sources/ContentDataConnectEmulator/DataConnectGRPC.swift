@@ -62,11 +62,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
         }
         let auth: AuthContext
         do {
-            auth = try AuthContext(
-                header: metadata["x-firebase-auth-token"].first(where: { _ in true }).flatMap {
-                    if case .string(let text) = $0 { return text }
-                    return nil
-                })
+            auth = try AuthContext(header: Self.text(metadata, "x-firebase-auth-token"))
         } catch {
             throw RPCError(code: .unauthenticated, message: "\(error)")
         }
@@ -89,9 +85,21 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
         }
     }
 
+    /// The first text value of a metadata key.
+    static func text(_ metadata: Metadata, _ key: String) -> String? {
+        for value in metadata[key] {
+            if case .string(let text) = value { return text }
+        }
+        return nil
+    }
+
+    private func connectorID(of name: String) throws(RPCError) -> String {
+        try Self.connectorID(of: name, workspace: engine.workspace)
+    }
+
     /// The connector of `projects/{project}/locations/{location}/services/{service}/connectors/{connector}`, checked
     /// against the service this emulator serves.
-    private func connectorID(of name: String) throws(RPCError) -> String {
+    static func connectorID(of name: String, workspace: DataConnectWorkspace) throws(RPCError) -> String {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 8, parts[0] == "projects", parts[2] == "locations", parts[4] == "services",
             parts[6] == "connectors", !parts[7].isEmpty
@@ -101,7 +109,6 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
                 message: "name must be projects/{project}/locations/{location}/services/{service}/connectors/"
                     + "{connector}, was '\(name)'")
         }
-        let workspace = engine.workspace
         guard parts[3] == workspace.location, parts[5] == workspace.serviceID else {
             throw RPCError(
                 code: .notFound,
@@ -147,7 +154,9 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         config.rpc.maxRequestPayloadSize = 16 << 20
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext, config: config)
-        let server = GRPCServer(transport: transport, services: [DataConnectGRPCService(engine: engine)])
+        let server = GRPCServer(
+            transport: transport,
+            services: [DataConnectGRPCService(engine: engine), DataConnectGRPCStreamService(engine: engine)])
         self.server.withLockedValue { $0 = server }
         if stopped.withLockedValue({ $0 }) { server.beginGracefulShutdown() }
         try await withThrowingTaskGroup(of: Void.self) { group in

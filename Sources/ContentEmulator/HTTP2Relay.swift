@@ -155,6 +155,15 @@ final class PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A client that stops sending before it has said what it speaks will never say it.
+        if state != .done, let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     private func startHTTP1(context: ChannelHandlerContext) {
         timer?.cancel()
         // Hummingbird's setup is synchronous, so nothing is read between here and its handlers being in place.
@@ -214,7 +223,7 @@ final class PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// One side of a byte relay between two channels, with backpressure: a side stops reading while the other cannot
-/// take more, and an end of input or a close on one side reaches the other.
+/// take more, and an end of input or a close on either side closes both.
 final class RelayHandler: ChannelDuplexHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
@@ -244,7 +253,6 @@ final class RelayHandler: ChannelDuplexHandler {
 
     private func partnerWrite(_ data: NIOAny) { context?.write(data, promise: nil) }
     private func partnerFlush() { context?.flush() }
-    private func partnerCloseOutput() { context?.close(mode: .output, promise: nil) }
     private func partnerClose() { context?.close(promise: nil) }
 
     private var isWritable: Bool { context?.channel.isWritable ?? false }
@@ -269,7 +277,13 @@ final class RelayHandler: ChannelDuplexHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed { partner?.partnerCloseOutput() }
+        // An HTTP/2 peer that stops sending is done: no gRPC client half-closes and then waits for answers, and a
+        // half-open connection would otherwise hold a graceful shutdown until the idle timeout.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            partner?.partnerClose()
+            context.close(promise: nil)
+            return
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

@@ -38,8 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
                             becomes SQLite tables, and every connector operation runs by
                             name at POST /v1/projects/{project}/locations/{location}
                             /services/{service}/connectors/{connector}:executeQuery
-                            (or :executeMutation), as the production API does
-                            (--dataconnect-port, default 9399).
+                            (or :executeMutation), as the production API does, and
+                            answers the iOS and Android SDKs' gRPC ConnectorService on
+                            the same port (--dataconnect-port, default 9399).
                             A new database is seeded from seed_data.gql beside
                             dataconnect.yaml, or from --seed. Caller identity comes from
                             X-Firebase-Auth-Token, an unsigned JWT whose payload is
@@ -294,7 +295,7 @@ struct ServeCommand: AsyncParsableCommand {
                 token: token ?? ProcessInfo.processInfo.environment["CONTENT_EMULATOR_TOKEN"],
                 corsOrigin: cors,
                 graphqlResponseJSON: graphqlResponseJSON,
-                deliveryRateLimit: deliveryRateLimit
+                deliveryRateLimit: deliveryRateLimit.map { RequestRate(requests: $0) }
             ), for: AEMEmulator.self)
         var dataConnect = DataConnectEmulator.Options(
             seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors, adminToken: admin)

@@ -98,18 +98,22 @@ struct AEMDeliveryTests {
     }
 
     @Test func pastThePlayedRateLimitA429SaysWhenToRetry() async throws {
-        try await AEMHarness.run(options: .init(deliveryRateLimit: 2)) { client in
+        // Two an hour: however slow the machine, the bucket does not refill between these requests.
+        try await AEMHarness.run(options: .init(deliveryRateLimit: RequestRate(requests: 2, per: .seconds(3600)))) {
+            client in
             let statuses = try await (0..<3).asyncMap { _ in try await client.get("/adobe/contentFragments?limit=1") }
             #expect(statuses.map(\.status) == [200, 200, 429])
             let refused = try #require(statuses.last)
-            #expect(refused.header("Retry-After") == "1")
+            // Half the period for the one token spent past the burst, less what the requests took.
+            let retry = try #require(refused.header("Retry-After").flatMap { Int($0) })
+            #expect((1...1800).contains(retry))
             #expect(refused.header("Content-Type") == "application/problem+json;charset=utf-8")
             #expect(
                 refused.json
                     == .object([
                         "title": .string("Too Many Requests"), "status": .number(JSONNumber(429)),
                         "detail": .string(
-                            "more than 2 requests a second to Content Fragment Delivery; retry after 1 s"),
+                            "more than 2 requests every 3600 s to Content Fragment Delivery; retry after \(retry) s"),
                     ]))
             // GraphQL is not held to the delivery API's limit.
             let graphQL = try await client.get("/graphql/execute.json/wknd-shared/adventures-all")
@@ -118,7 +122,7 @@ struct AEMDeliveryTests {
     }
 
     @Test func theBucketRefillsAtItsRate() {
-        let limit = RequestRateLimit(rate: 4)
+        let limit = RequestRateLimit(rate: RequestRate(requests: 4))
         let start = ContinuousClock.now
         #expect((0..<4).map { _ in limit.take(now: start) } == [nil, nil, nil, nil])
         #expect(limit.take(now: start) == 1)

@@ -51,10 +51,12 @@ struct AEMEndToEndTests {
     @Test func aRateLimitedDeliveryAPIIsWaitedFor() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try ContentProcess.withServe(["--delivery-rate-limit", "3"]) { base in
+        // One a second, five pages: a page asked for within a second of the last is refused, unless a request took
+        // a whole second.
+        try ContentProcess.withServe(["--delivery-rate-limit", "1"]) { base in
             try config(scratch, url: base)
             let all = try ContentProcess.run(
-                ["aem", "fragments", "--all", "--page-size", "4", "-o", "ndjson", "-v"], in: scratch.url)
+                ["aem", "fragments", "--all", "--page-size", "5", "-o", "ndjson", "-v"], in: scratch.url)
             #expect(all.status == 0, "\(all.stderr)")
             #expect(all.stdout.split(separator: "\n").count == 21)
             #expect(all.stderr.contains("< 429"), "\(all.stderr)")

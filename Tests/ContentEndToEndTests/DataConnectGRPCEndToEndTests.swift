@@ -1,0 +1,198 @@
+import ContentTesting
+import Foundation
+import Testing
+
+/// Data Connect's gRPC API on the Data Connect port of the built `content serve`, called by an independent client:
+/// Python's grpcio with stubs generated from the service's own .proto files (`Peers/dataconnect_grpc_peer.py`).
+struct DataConnectGRPCEndToEndTests {
+    /// Each scenario the peer reported, by name.
+    static func runPeer(_ peer: String = "dataconnect_grpc_peer.py", target: String) throws -> [String: [String: Any]]?
+    {
+        guard let protos = TestLocations.corpusFolder("dataconnect/protos") else { return nil }
+        let probe = try ContentProcess.run(
+            shell: "python3 -c 'import grpc, grpc_tools' 2>&1", in: FileManager.default.temporaryDirectory)
+        guard probe.status == 0 else {
+            print("note: skipping the gRPC peer checks: python3 with grpcio and grpcio-tools is missing")
+            return nil
+        }
+        let stubs = try Scratch()
+        defer { stubs.remove() }
+        let script = ContentProcess.repository.appendingPathComponent(
+            "Tests/ContentEndToEndTests/Peers/\(peer)")
+        let result = try ContentProcess.run(
+            shell: "python3 '\(script.path)' '\(protos.path)' '\(stubs.url.path)' '\(target)'", in: stubs.url)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        var scenarios: [String: [String: Any]] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let name = object["scenario"] as? String
+            else { continue }
+            scenarios[name] = object
+        }
+        return scenarios
+    }
+
+    /// The gRPC code the REST API's status name is.
+    static let codeOfStatus = [
+        "INVALID_ARGUMENT": "INVALID_ARGUMENT", "NOT_FOUND": "NOT_FOUND", "UNAUTHENTICATED": "UNAUTHENTICATED",
+        "PERMISSION_DENIED": "PERMISSION_DENIED", "FAILED_PRECONDITION": "FAILED_PRECONDITION",
+    ]
+
+    @Test func anIndependentGRPCClientGetsWhatRESTGets() throws {
+        try ContentProcess.withServices { services in
+            let base = try #require(services["dataconnect"])
+            let target = String(base.dropFirst("http://".count))
+            guard let scenarios = try Self.runPeer(target: target) else { return }
+            // Same answers on both APIs: OK with the same data and errors where REST answers 200, else the gRPC code
+            // of REST's status with the same message.
+            for name in [
+                "query", "wrong-type", "missing-variable", "unknown-operation", "mutation-by-query",
+                "user-without-token", "user-with-token", "partial-error",
+            ] {
+                let scenario = try #require(scenarios[name], "\(name) was not reported")
+                let grpc = try #require(scenario["grpc"] as? [String: Any])
+                let rest = try #require(scenario["rest"] as? [String: Any])
+                let body = try #require(rest["body"] as? [String: Any])
+                if rest["status"] as? Int == 200 {
+                    #expect(grpc["code"] as? String == "OK", "\(name): \(grpc)")
+                    #expect(
+                        NSDictionary(dictionary: grpc["data"] as? [String: Any] ?? [:])
+                            == NSDictionary(dictionary: body["data"] as? [String: Any] ?? [:]), "\(name)")
+                    let restErrors = (body["errors"] as? [[String: Any]] ?? []).map { $0["message"] as? String }
+                    let grpcErrors = (grpc["errors"] as? [[String: Any]] ?? []).map { $0["message"] as? String }
+                    #expect(grpcErrors == restErrors, "\(name)")
+                } else {
+                    let error = try #require(body["error"] as? [String: Any])
+                    let status = try #require(error["status"] as? String)
+                    #expect(grpc["code"] as? String == Self.codeOfStatus[status], "\(name): \(grpc) for \(status)")
+                    #expect(grpc["message"] as? String == error["message"] as? String, "\(name)")
+                }
+            }
+            // The cases the comparison stands on are the ones meant.
+            let query = try #require(scenarios["query"]?["grpc"] as? [String: Any])
+            #expect(((query["data"] as? [String: Any])?["movies"] as? [Any])?.count == 3)
+            #expect((scenarios["unknown-operation"]?["grpc"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
+            #expect(
+                (scenarios["user-without-token"]?["grpc"] as? [String: Any])?["code"] as? String == "UNAUTHENTICATED")
+            let partial = try #require(scenarios["partial-error"]?["grpc"] as? [String: Any])
+            #expect(partial["code"] as? String == "OK")
+            let partialErrors = try #require(partial["errors"] as? [[String: Any]])
+            #expect(partialErrors.count == 1)
+            #expect(partialErrors.first?["path"] as? [String] == ["review_upsert"])
+            #expect((partialErrors.first?["locations"] as? [[String: Any]])?.first?["line"] as? Int == 22)
+
+            let mutation = try #require(scenarios["mutation"])
+            let created = try #require(mutation["created"] as? [String: Any])
+            #expect(created["code"] as? String == "OK")
+            let listed = try #require((mutation["listed"] as? [String: Any])?["data"] as? [String: Any])
+            #expect((listed["movies"] as? [[String: Any]])?.first?["title"] as? String == "Peer Review")
+            // Numbers arrive as JSON numbers: a whole one stays whole.
+            #expect((listed["movies"] as? [[String: Any]])?.first?["releaseYear"] as? Int == 2026)
+
+            #expect(scenarios["bad-name"]?["code"] as? String == "INVALID_ARGUMENT")
+            #expect(scenarios["malformed"]?["code"] as? String != "OK")
+            #expect(scenarios["malformed"]?["code"] != nil)
+            #expect(scenarios["unknown-method"]?["code"] as? String == "UNIMPLEMENTED")
+            let concurrent = try #require(scenarios["concurrent"])
+            #expect(concurrent["grpc_ok"] as? Int == 100)
+            #expect(concurrent["rest_statuses"] as? [Int] == [200])
+
+            // After all of it, both APIs still answer.
+            let after = try ContentProcess.run(
+                shell: """
+                    python3 -c 'import sys, urllib.request
+                    request = urllib.request.Request(sys.argv[1], b"{\\"operationName\\":\\"listGenres\\"}",
+                        {"Content-Type": "application/json"})
+                    print(urllib.request.urlopen(request).status)' \
+                    '\(base)/v1/projects/p/locations/us-central1/services/content-sample/connectors/movies:executeQuery'
+                    """, in: FileManager.default.temporaryDirectory)
+            #expect(after.stdout == "200\n", "\(after.stderr)")
+        }
+    }
+
+    /// Queries with `@refresh`, added to a copy of the sample connector.
+    static let realtimeOperations = """
+        # Genres, polled every second.
+        query pollGenres @auth(level: PUBLIC) @refresh(every: { seconds: 1 }) {
+          genreSummaries(orderBy: [{ genre: ASC }]) { genre movieCount }
+        }
+
+        # The movies of a genre, refreshed when createMovie adds one of that genre.
+        query genreWatch($genre: String!) @auth(level: PUBLIC)
+          @refresh(onMutationExecuted: {
+            operation: "createMovie", condition: "mutation.variables.genre == request.variables.genre"
+          }) {
+          movies(where: { genre: { eq: $genre } }, orderBy: [{ title: ASC }]) { title }
+        }
+        """
+
+    @Test func subscriptionsOverTheStreamFollowTheirRefreshPolicies() throws {
+        let workspace = try Scratch()
+        defer { workspace.remove() }
+        try FileManager.default.copyItem(
+            at: ContentProcess.repository.appendingPathComponent("examples/dataconnect"),
+            to: workspace.url.appendingPathComponent("dataconnect"))
+        try workspace.write(Self.realtimeOperations, to: "dataconnect/movies/realtime.gql")
+        try ContentProcess.withServices(workspace: workspace.url, expecting: ["dataconnect"]) { services in
+            let base = try #require(services["dataconnect"])
+            guard let scenarios = try Self.runPeer("dataconnect_stream_peer.py", target: String(base.dropFirst(7)))
+            else { return }
+            func response(_ scenario: String, _ key: String) -> [String: Any]? {
+                scenarios[scenario]?[key] as? [String: Any]
+            }
+            func rating(_ response: [String: Any]?) -> Double? {
+                ((response?["data"] as? [String: Any])?["movie"] as? [String: Any])?["rating"] as? Double
+            }
+            // A single entity, refreshed after a single-entity mutation of its table, and only when it changed.
+            #expect(rating(response("single-entity", "first")) == 8.4)
+            #expect(response("single-entity", "listed")?["request_id"] as? String == "list")
+            #expect(response("single-entity", "executed")?["request_id"] as? String == "rate")
+            let refreshed = response("single-entity", "refreshed")
+            #expect(refreshed?["request_id"] as? String == "movie")
+            #expect(rating(refreshed) == 9.5)
+            #expect((refreshed?["etag"] as? String)?.isEmpty == false)
+            #expect(refreshed?["etag"] as? String != response("single-entity", "first")?["etag"] as? String)
+            // The list query has no @refresh and is not single-entity: never sent again.
+            #expect(response("single-entity", "again")?["request_id"] as? String == "rate-again")
+            #expect(scenarios["single-entity"]?["unchanged"] is NSNull)
+
+            // data_etag: a client holding the result gets nothing until it changes, whoever changes it.
+            #expect(scenarios["data-etag"]?["nothing"] is NSNull)
+            let pushed = scenarios["data-etag"]?["pushed"] as? [[String: Any]] ?? []
+            #expect(pushed.map { $0["request_id"] as? String } == ["held", "movie"])
+            #expect(pushed.map(rating) == [6.5, 6.5])
+
+            #expect(response("refusals", "cancelled")?["cancelled"] as? Bool == true)
+            #expect(response("refusals", "cancelled")?["request_id"] as? String == "movie")
+            let code = { (scenario: String, key: String) -> Int? in
+                (response(scenario, key)?["errors"] as? [[String: Any]])?.first?["code"] as? Int
+            }
+            // google.rpc.Code: INVALID_ARGUMENT 3, NOT_FOUND 5, UNAUTHENTICATED 16.
+            #expect(code("refusals", "resumed") == 5)
+            #expect(code("refusals", "mutation") == 3)
+            #expect(response("refusals", "mutation")?["cancelled"] as? Bool == true)
+            #expect(code("refusals", "unknown") == 5)
+            #expect(code("anonymous", "refused") == 16)
+            #expect(response("anonymous", "still")?["data"] != nil)
+            // RESOURCE_EXHAUSTED 8 past a stream's 100 subscriptions.
+            #expect(scenarios["anonymous"]?["held"] as? Int == 100)
+            #expect(code("anonymous", "too_many") == 8)
+            #expect(response("anonymous", "too_many")?["cancelled"] as? Bool == true)
+
+            // onMutationExecuted with a condition over request and mutation.
+            let watched = (response("on-mutation", "watched")?["data"] as? [String: Any])?["movies"] as? [Any]
+            #expect(watched?.count == 0)
+            #expect(scenarios["on-mutation"]?["other"] is NSNull)
+            let matched = (response("on-mutation", "matched")?["data"] as? [String: Any])?["movies"] as? [[String: Any]]
+            #expect(matched?.map { $0["title"] as? String } == ["Peer Genre"])
+
+            // every: the poll sees a change no trigger names.
+            let genres = { (key: String) -> [String]? in
+                ((response("every", key)?["data"] as? [String: Any])?["genreSummaries"] as? [[String: Any]])?
+                    .compactMap { $0["genre"] as? String }
+            }
+            #expect(genres("polled")?.contains("Polka") == false)
+            #expect(genres("repolled")?.contains("Polka") == true)
+        }
+    }
+}
