@@ -380,7 +380,9 @@ let package = Package(
             name: "ContentDataConnectEmulatorTests",
             dependencies: [
                 "ContentDataConnectEmulator", "ContentEmulator", "ContentEmulatorTesting", "ContentDataConnect",
-                "ContentJSON", "ContentTesting",
+                "ContentJSON", "ContentTesting", "ContentDataConnectWire",
+                .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
