@@ -131,6 +131,7 @@ let package = Package(
         .target(
             name: "ContentDataConnectWire",
             dependencies: [
+                "ContentJSON",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -212,6 +213,9 @@ let package = Package(
             name: "ContentBackendDataConnect",
             dependencies: [
                 "ContentCore", "ContentJSON", "ContentKit", "ContentDataConnect", "ContentYAML",
+                "ContentDataConnectWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -97,4 +97,10 @@ struct DataConnectOptions: ParsableArguments, Sendable {
 
     @Flag(help: "Print the request as a curl command (tokens as $VARIABLES) and send nothing.")
     var dryRun = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "Subscribe to the query and print every new result (NDJSON when piped, a redrawn table on a terminal), "
+                + "reconnecting when the connection is lost; Ctrl-C stops."))
+    var watch = false
 }

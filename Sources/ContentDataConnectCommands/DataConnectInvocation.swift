@@ -51,6 +51,21 @@ struct DataConnectInvocation: Sendable {
             let base = try Self.variablesObject(dataConnect.vars, signature: operation.signature)
             let variables = try OperationVariables(operation: operation, enums: offline.workspace.schema.enums)
                 .parse(flags, base: base)
+            if dataConnect.watch {
+                guard kind == .query, !dataConnect.dryRun else {
+                    throw DataConnectError(
+                        kind: .usage,
+                        description: kind == .query
+                            ? "--watch subscribes, and --dry-run sends nothing: use one of them"
+                            : "--watch subscribes to queries; \(operation.name) is a mutation")
+                }
+                try await session.withBackend(configured, logger: options.logger) { made in
+                    guard let backend = made as? DataConnectBackend else { return }
+                    try await Self.watch(
+                        backend, operation: operation, connector: connector, variables: variables, settings: settings)
+                }
+                return
+            }
             if dataConnect.dryRun {
                 StandardOutput.write(
                     Self.curl(
@@ -63,6 +78,34 @@ struct DataConnectInvocation: Sendable {
                 guard let backend = made as? DataConnectBackend else { return }
                 let result = try await backend.run(operation, in: connector, variables: variables)
                 try await printResult(result, settings: settings)
+            }
+        }
+    }
+
+    /// Prints every result of a subscription: one JSON line each when stdout is not a terminal, else the screen
+    /// cleared and the result drawn in the chosen format.
+    static func watch(
+        _ backend: DataConnectBackend, operation: ConnectorOperation, connector: Connector, variables: JSONObject,
+        settings: OutputSettings
+    ) async throws {
+        for try await event in backend.watch(operation, in: connector, variables: variables) {
+            switch event {
+            case .result(let result):
+                for diagnostic in result.metadata.diagnostics {
+                    StandardError.write("content: \(diagnostic.location.map { "\($0): " } ?? "")\(diagnostic.message)")
+                }
+                if settings.isTerminal {
+                    // Home and clear: the new result replaces the last one.
+                    StandardOutput.write("\u{1B}[H\u{1B}[2J")
+                    try await printResult(result, settings: settings)
+                } else if case .document(let document) = result.body {
+                    StandardOutput.write((document["data"] ?? .null).jsonText + "\n")
+                }
+            case .reconnecting(let delay, let reason):
+                let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+                StandardError.write(
+                    "content: the subscription's stream ended (\(reason)); subscribing again in "
+                        + String(format: "%.1f", seconds) + " s")
             }
         }
     }

@@ -143,6 +143,7 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
     private let engine: DataConnectEngine
     private let server = NIOLockedValueBox<GRPCServer<HTTP2ServerTransport.Posix>?>(nil)
     private let stopped = NIOLockedValueBox(false)
+    private let stopping = StopSignal()
 
     init(engine: DataConnectEngine) {
         self.engine = engine
@@ -156,7 +157,10 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
             address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext, config: config)
         let server = GRPCServer(
             transport: transport,
-            services: [DataConnectGRPCService(engine: engine), DataConnectGRPCStreamService(engine: engine)])
+            services: [
+                DataConnectGRPCService(engine: engine),
+                DataConnectGRPCStreamService(engine: engine, stopping: stopping),
+            ])
         self.server.withLockedValue { $0 = server }
         if stopped.withLockedValue({ $0 }) { server.beginGracefulShutdown() }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -170,6 +174,7 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
 
     func beginGracefulShutdown() {
         stopped.withLockedValue { $0 = true }
+        stopping.stop()
         server.withLockedValue { $0 }?.beginGracefulShutdown()
     }
 }

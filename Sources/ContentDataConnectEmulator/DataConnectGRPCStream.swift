@@ -22,6 +22,8 @@ internal import SwiftProtobuf
 /// ends when the client ends it, or when the server stops.
 struct DataConnectGRPCStreamService: Google_Firebase_Dataconnect_V1_ConnectorStreamService.ServiceProtocol {
     let engine: DataConnectEngine
+    /// Ends every open stream when the server stops: a subscription never holds a shutdown open.
+    let stopping: StopSignal
 
     /// The most subscriptions one stream holds; past it a subscription is refused, so that one client cannot
     /// make every mutation run without bound.
@@ -40,7 +42,9 @@ struct DataConnectGRPCStreamService: Google_Firebase_Dataconnect_V1_ConnectorStr
                 group.addTask {
                     for try await message in request.messages { await session.handle(message) }
                 }
-                // The client ending its side ends the stream; the listener and the polls go with it.
+                group.addTask { await stopping.wait() }
+                // The client ending its side ends the stream, as does the server stopping; the listener and the polls
+                // go with it.
                 try await group.next()
                 group.cancelAll()
             }

@@ -155,3 +155,39 @@ extension DataConnectEngine {
         return tables
     }
 }
+
+/// Tells every open stream that the server is stopping, so that it ends instead of holding the shutdown open.
+final class StopSignal: Sendable {
+    private let state = NIOLockedValueBox(
+        (stopped: false, waiting: [UInt64: CheckedContinuation<Void, Never>](), next: UInt64(0)))
+
+    /// Returns once ``stop()`` has been called (at once if it has), or when the waiting task is cancelled.
+    func wait() async {
+        let id = state.withLockedValue { state -> UInt64 in
+            defer { state.next &+= 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLockedValue { state -> Bool in
+                    if state.stopped || Task.isCancelled { return true }
+                    state.waiting[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLockedValue { $0.waiting.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Wakes every waiter, now and later.
+    func stop() {
+        let waiting = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.stopped = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}

@@ -223,7 +223,13 @@ struct EmulatorHTTPService: Service {
                 throw EmulatorError.startFailed("\(name): the HTTP/2 (gRPC) server did not start")
             }
             defer { companion.beginGracefulShutdown() }
-            try await runApplication()
+            // The companion stops with the first word of a shutdown, not after the HTTP server: its streams are
+            // relayed connections the HTTP server would otherwise wait for.
+            try await withGracefulShutdownHandler {
+                try await runApplication()
+            } onGracefulShutdown: {
+                companion.beginGracefulShutdown()
+            }
         }
     }
 

@@ -1,7 +1,6 @@
-internal import ContentDataConnectWire
-internal import ContentJSON
+public import ContentJSON
 internal import Foundation
-internal import SwiftProtobuf
+public import SwiftProtobuf
 
 /// JSON documents as protobuf's `Struct` and `Value` carry them, both ways, and GraphQL errors as the wire's
 /// `GraphqlError`.
@@ -9,16 +8,22 @@ internal import SwiftProtobuf
 /// `Struct` numbers are doubles: a whole number is written back as an integer (`5`, not `5.0`) so that GraphQL's
 /// `Int` takes it, and a non-finite number is refused as JSON cannot hold one. Int64 values travel as strings in
 /// Data Connect, as the SDKs send them, so no precision is lost that JSON would keep.
-enum ProtobufJSON {
+public enum ProtobufJSON {
     /// Why a protobuf value has no JSON form.
-    struct Unrepresentable: Error, CustomStringConvertible {
-        var description: String
+    public struct Unrepresentable: Error, CustomStringConvertible {
+        /// What cannot be represented.
+        public var description: String
     }
 
     /// The most levels of nesting read, as the JSON parser allows.
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
-    static func object(_ value: Google_Protobuf_Struct) throws -> JSONObject {
+    /// A `Struct` as a JSON object, its keys sorted.
+    ///
+    /// - Parameter value: The struct.
+    /// - Returns: The object.
+    /// - Throws: ``Unrepresentable`` for a non-finite number or nesting past ``maximumDepth``.
+    public static func object(_ value: Google_Protobuf_Struct) throws -> JSONObject {
         try object(value, depth: 0)
     }
 
@@ -51,13 +56,21 @@ enum ProtobufJSON {
         }
     }
 
-    static func structValue(_ object: JSONObject) -> Google_Protobuf_Struct {
+    /// A JSON object as a `Struct`.
+    ///
+    /// - Parameter object: The object.
+    /// - Returns: The struct.
+    public static func structValue(_ object: JSONObject) -> Google_Protobuf_Struct {
         var value = Google_Protobuf_Struct()
         for member in object.members { value.fields[member.key] = protobuf(member.value) }
         return value
     }
 
-    static func protobuf(_ value: JSONValue) -> Google_Protobuf_Value {
+    /// A JSON value as a `Value`.
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: The protobuf value.
+    public static func protobuf(_ value: JSONValue) -> Google_Protobuf_Value {
         var result = Google_Protobuf_Value()
         switch value {
         case .null: result.nullValue = .nullValue
@@ -73,7 +86,11 @@ enum ProtobufJSON {
         return result
     }
 
-    static func graphQLError(_ error: JSONValue) -> Google_Firebase_Dataconnect_V1_GraphqlError {
+    /// A GraphQL error of a JSON response as the wire's `GraphqlError`.
+    ///
+    /// - Parameter error: The error object.
+    /// - Returns: The wire error.
+    public static func graphQLError(_ error: JSONValue) -> Google_Firebase_Dataconnect_V1_GraphqlError {
         var wire = Google_Firebase_Dataconnect_V1_GraphqlError()
         wire.message = error["message"]?.stringValue ?? error.jsonText
         wire.locations = (error["locations"]?.arrayValue ?? []).map { location in
@@ -93,5 +110,26 @@ enum ProtobufJSON {
     private static func int(_ value: JSONValue) -> Int? {
         guard case .number(let number) = value, let double = number.doubleValue, double.isFinite else { return nil }
         return Int(exactly: double.rounded())
+    }
+}
+
+extension ProtobufJSON {
+    /// A wire `GraphqlError` as the JSON object a REST response holds.
+    ///
+    /// - Parameter error: The wire error.
+    /// - Returns: `{ message, locations?, path? }`.
+    public static func json(_ error: Google_Firebase_Dataconnect_V1_GraphqlError) -> JSONValue {
+        var fields: JSONObject = ["message": .string(error.message)]
+        if !error.locations.isEmpty {
+            fields["locations"] = .array(
+                error.locations.map {
+                    .object(["line": .number(JSONNumber(Int($0.line))), "column": .number(JSONNumber(Int($0.column)))])
+                })
+        }
+        if error.hasPath {
+            let wrapped = Google_Protobuf_Struct(fields: ["path": Google_Protobuf_Value(listValue: error.path)])
+            if let path = (try? Self.object(wrapped))?["path"] { fields["path"] = path }
+        }
+        return .object(fields)
     }
 }
