@@ -293,28 +293,44 @@ extension EmulatorServer {
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1")
         let loaded = try await Service.load(workspace: workspace, context: context)
         let router = guardedRouter(loaded, host: "127.0.0.1", policy: EmulatorConnectionPolicy())
-        return try await withInProcess(router: router, body)
+        let companion = loaded.companion(logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() })
+        return try await withInProcess(router: router, companion: companion, body)
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.
     ///
     /// - Parameters:
     ///   - router: The routes.
+    ///   - companion: The server the port's HTTP/2 connections are relayed to, if the service has one.
     ///   - body: What to do with the base URL.
     /// - Returns: What `body` returns.
     /// - Throws: ``EmulatorError/startFailed(_:)``, or what `body` throws.
     package static func withInProcess<Result: Sendable>(
-        router: Router<BasicRequestContext>, _ body: @Sendable (_ baseURL: String) async throws -> Result
+        router: Router<BasicRequestContext>, companion: (any EmulatorCompanion)? = nil,
+        _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let relay = companion.map { _ in HTTP2RelayTarget() }
         let app = EmulatorConnectionPolicy().application(
             router: router, address: .hostname("127.0.0.1", port: 0),
-            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() },
+            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }, relay: relay,
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
             })
         return try await withThrowingTaskGroup(of: Void.self) { group in
+            if let companion, let relay {
+                // The port speaks HTTP/2 too from its first connection, as content serve's does.
+                let (listening, ready) = AsyncStream<Void>.makeStream()
+                group.addTask {
+                    defer { ready.finish() }
+                    try await companion.run { address in
+                        relay.set(address)
+                        ready.yield()
+                    }
+                }
+                for await _ in listening { break }
+            }
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else {

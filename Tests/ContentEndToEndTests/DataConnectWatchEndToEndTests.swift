@@ -30,10 +30,13 @@ struct DataConnectWatchEndToEndTests {
     }
 
     /// Starts `content query movies getMovieByKey --watch`, with its stdout and stderr read as they come.
-    static func startWatch(in scratch: Scratch) throws -> (Process, ServeLog, ServeLog) {
+    static func startWatch(
+        in scratch: Scratch,
+        _ arguments: [String] = ["query", "movies", "getMovieByKey", "--key", #"{"id":"\#(movie)"}"#, "--watch"]
+    ) throws -> (Process, ServeLog, ServeLog) {
         let process = Process()
         process.executableURL = ContentProcess.binary
-        process.arguments = ["query", "movies", "getMovieByKey", "--key", #"{"id":"\#(movie)"}"#, "--watch"]
+        process.arguments = arguments
         process.currentDirectoryURL = scratch.url
         process.environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": scratch.url.path,
@@ -106,6 +109,20 @@ struct DataConnectWatchEndToEndTests {
         #expect(update.status == 0, "\(update.stderr)")
         #expect(output.wait(timeout: 60) { ServeLog.completeLines(of: $0).count == 2 }, "\(errors.text)")
         #expect(output.lines.map(Self.rating) == [8.4, 1.5])
+    }
+
+    /// With no configuration, the built-in sample answers the stream as it answers REST.
+    @Test func theBuiltInSampleCanBeWatched() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (watch, output, errors) = try Self.startWatch(in: scratch, ["query", "movies", "listGenres", "--watch"])
+        defer { if watch.isRunning { watch.terminate() } }
+        #expect(output.wait(timeout: 60) { ServeLog.completeLines(of: $0).count == 1 }, "\(errors.text)")
+        #expect(output.lines.first?.hasPrefix(#"{"genreSummaries":["#) == true, "\(output.text)")
+        #expect(errors.text.contains("answering from the built-in movies sample"))
+        kill(watch.processIdentifier, SIGINT)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 130)
     }
 
     @Test func refusedWatchesSayWhy() throws {
