@@ -208,16 +208,7 @@ struct EmulatorHTTPService: Service {
     func run() async throws {
         guard let companion, let relay else { return try await runApplication() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            let (listening, continuation) = AsyncStream<Void>.makeStream()
-            group.addTask {
-                // A companion that cannot listen ends the wait below as one that listens does.
-                defer { continuation.finish() }
-                try await companion.run { address in
-                    relay.set(address)
-                    continuation.yield()
-                }
-            }
-            for await _ in listening { break }
+            await relay.start(companion, in: &group)
             guard relay.current != nil else {
                 try await group.next()
                 throw EmulatorError.startFailed("\(name): the HTTP/2 (gRPC) server did not start")
@@ -319,18 +310,8 @@ extension EmulatorServer {
                 continuation.finish()
             })
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            if let companion, let relay {
-                // The port speaks HTTP/2 too from its first connection, as content serve's does.
-                let (listening, ready) = AsyncStream<Void>.makeStream()
-                group.addTask {
-                    defer { ready.finish() }
-                    try await companion.run { address in
-                        relay.set(address)
-                        ready.yield()
-                    }
-                }
-                for await _ in listening { break }
-            }
+            // The port speaks HTTP/2 too from its first connection, as content serve's does.
+            if let companion, let relay { await relay.start(companion, in: &group) }
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else {

@@ -29,6 +29,20 @@ final class HTTP2RelayTarget: Sendable {
     var current: SocketAddress? { address.withLockedValue { $0 } }
 
     func set(_ value: SocketAddress) { address.withLockedValue { $0 = value } }
+
+    /// Runs a companion in `group` and returns once it listens, with its address set here, or once it has failed
+    /// to (then ``current`` is `nil` and the group holds its error).
+    func start(_ companion: any EmulatorCompanion, in group: inout ThrowingTaskGroup<Void, any Error>) async {
+        let (listening, continuation) = AsyncStream<Void>.makeStream()
+        group.addTask {
+            defer { continuation.finish() }
+            try await companion.run { address in
+                self.set(address)
+                continuation.yield()
+            }
+        }
+        for await _ in listening { break }
+    }
 }
 
 /// A connection whose first bytes decide what it is: the HTTP/2 preface goes to the relay, anything else to
