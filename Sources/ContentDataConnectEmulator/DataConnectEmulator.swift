@@ -44,6 +44,9 @@ public struct DataConnectEmulator: Sendable {
     }
 
     let engine: DataConnectEngine
+    /// Ends the open gRPC and WebSocket streams when the server stops, so that no subscription holds a shutdown
+    /// open.
+    let stopping = StopSignal()
     let options: Options
 
     static let firebaseHeaders = ["X-Firebase-Auth-Token", "X-Firebase-AppCheck", "X-Goog-Api-Client"].compactMap {

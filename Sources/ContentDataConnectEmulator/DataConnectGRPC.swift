@@ -60,18 +60,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
         guard !operationName.isEmpty else {
             throw RPCError(code: .invalidArgument, message: "operation_name is required: an operation of \(connector)")
         }
-        let auth: AuthContext
-        do {
-            auth = try AuthContext(header: Self.text(metadata, "x-firebase-auth-token"))
-        } catch {
-            throw RPCError(code: .unauthenticated, message: "\(error)")
-        }
-        let json: JSONObject
-        do {
-            json = try variables.map(ProtobufJSON.object) ?? JSONObject()
-        } catch {
-            throw RPCError(code: .invalidArgument, message: "variables: \(error)")
-        }
+        let (json, auth) = try Self.inputs(variables: variables, token: Self.text(metadata, "x-firebase-auth-token"))
         let outcome = await engine.execute(
             connector: connector, operationName: operationName, kind: kind, variables: json, auth: auth)
         switch outcome {
@@ -82,6 +71,23 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
             if case .object(let data)? = document["data"] { body.data = ProtobufJSON.structValue(data) }
             body.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
             return body
+        }
+    }
+
+    /// A request's variables and caller, as the engine takes them; what is wrong with them is the status the REST
+    /// API answers.
+    static func inputs(variables: Google_Protobuf_Struct?, token: String?) throws(RPCError) -> (JSONObject, AuthContext)
+    {
+        let json: JSONObject
+        do {
+            json = try variables.map(ProtobufJSON.object) ?? JSONObject()
+        } catch {
+            throw RPCError(code: .invalidArgument, message: "variables: \(error)")
+        }
+        do {
+            return (json, try AuthContext(header: token))
+        } catch {
+            throw RPCError(code: .unauthenticated, message: "\(error)")
         }
     }
 
@@ -142,11 +148,11 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
 final class DataConnectGRPCCompanion: EmulatorCompanion {
     private let engine: DataConnectEngine
     private let server = NIOLockedValueBox<GRPCServer<HTTP2ServerTransport.Posix>?>(nil)
-    private let stopped = NIOLockedValueBox(false)
-    private let stopping = StopSignal()
+    private let stopping: StopSignal
 
-    init(engine: DataConnectEngine) {
+    init(engine: DataConnectEngine, stopping: StopSignal) {
         self.engine = engine
+        self.stopping = stopping
     }
 
     func run(onListening: @escaping @Sendable (NIOCore.SocketAddress) -> Void) async throws {
@@ -162,7 +168,7 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
                 DataConnectGRPCStreamService(engine: engine, stopping: stopping),
             ])
         self.server.withLockedValue { $0 = server }
-        if stopped.withLockedValue({ $0 }) { server.beginGracefulShutdown() }
+        if stopping.isStopped { server.beginGracefulShutdown() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.serve() }
             if let address = try await transport.listeningAddress.ipv4 {
@@ -173,7 +179,6 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
     }
 
     func beginGracefulShutdown() {
-        stopped.withLockedValue { $0 = true }
         stopping.stop()
         server.withLockedValue { $0 }?.beginGracefulShutdown()
     }
@@ -185,6 +190,6 @@ extension DataConnectEmulator {
     /// - Parameter logger: Unused: the gRPC server logs nothing of its own.
     /// - Returns: The companion.
     public func companion(logger: Logger) -> (any EmulatorCompanion)? {
-        DataConnectGRPCCompanion(engine: engine)
+        DataConnectGRPCCompanion(engine: engine, stopping: stopping)
     }
 }

@@ -32,23 +32,15 @@ struct DataConnectGRPCStreamService: Google_Firebase_Dataconnect_V1_ConnectorStr
     func connect(
         request: StreamingServerRequest<Google_Firebase_Dataconnect_V1_StreamRequest>, context: ServerContext
     ) async throws -> StreamingServerResponse<Google_Firebase_Dataconnect_V1_StreamResponse> {
-        let session = StreamSession(engine: engine, metadata: request.metadata)
+        // gRPC clients send the caller as the stream's metadata; a request's headers may replace it.
+        let token = DataConnectGRPCService.text(request.metadata, "x-firebase-auth-token")
         return StreamingServerResponse { writer in
-            await session.attach(writer)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await event in engine.mutations.listen() { await session.mutated(event) }
-                }
-                group.addTask {
-                    for try await message in request.messages { await session.handle(message) }
-                }
-                group.addTask { await stopping.wait() }
-                // The client ending its side ends the stream, as does the server stopping; the listener and the polls
-                // go with it.
-                try await group.next()
-                group.cancelAll()
-            }
-            await session.end()
+            try await StreamSession.run(
+                engine: engine, stopping: stopping, token: token, requests: request.messages,
+                send: { response in
+                    // A client that went away leaves nothing to write to; its stream is ending.
+                    try? await writer.write(response)
+                })
             return [:]
         }
     }
@@ -67,35 +59,70 @@ actor StreamSession {
     }
 
     private let engine: DataConnectEngine
-    private let metadata: Metadata
-    private var writer: RPCWriter<Google_Firebase_Dataconnect_V1_StreamResponse>?
+    private var sender: (@Sendable (Google_Firebase_Dataconnect_V1_StreamResponse) async -> Void)?
     private var subscriptions: [String: Subscription] = [:]
     /// The last `name` seen: later requests on the stream may leave it out.
     private var name: String?
+    /// The caller's latest ID token: the SDKs send it in a request's headers when it changes (the Flutter SDK in a
+    /// request of its own, with no operation), and it holds for the requests after.
+    private var token: String?
 
-    init(engine: DataConnectEngine, metadata: Metadata) {
+    init(
+        engine: DataConnectEngine, token: String?,
+        send: @escaping @Sendable (Google_Firebase_Dataconnect_V1_StreamResponse) async -> Void
+    ) {
         self.engine = engine
-        self.metadata = metadata
+        self.token = token
+        self.sender = send
     }
 
-    func attach(_ writer: RPCWriter<Google_Firebase_Dataconnect_V1_StreamResponse>) {
-        self.writer = writer
+    /// Runs one stream: its requests in order, and the refreshes mutations cause, until the client ends its side or
+    /// the server stops; the subscriptions and their polls end with it.
+    ///
+    /// - Throws: What reading `requests` throws (a frame that is not a request).
+    static func run<Requests: AsyncSequence & Sendable>(
+        engine: DataConnectEngine, stopping: StopSignal, token: String?, requests: Requests,
+        send: @escaping @Sendable (Google_Firebase_Dataconnect_V1_StreamResponse) async -> Void
+    ) async throws where Requests.Element == Google_Firebase_Dataconnect_V1_StreamRequest {
+        let session = StreamSession(engine: engine, token: token, send: send)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await event in engine.mutations.listen() { await session.mutated(event) }
+                }
+                group.addTask {
+                    for try await message in requests { await session.handle(message) }
+                }
+                group.addTask { await stopping.wait() }
+                // The client ending its side ends the stream, as does the server stopping; the listener and the
+                // polls go with it.
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        } catch {
+            await session.end()
+            throw error
+        }
+        await session.end()
     }
 
     func end() {
         for subscription in subscriptions.values { subscription.poll?.cancel() }
         subscriptions = [:]
-        writer = nil
+        sender = nil
     }
 
     func handle(_ request: Google_Firebase_Dataconnect_V1_StreamRequest) async {
         if !request.name.isEmpty { name = request.name }
+        if let token = request.headers.first(where: { $0.key.lowercased() == "x-firebase-auth-token" })?.value {
+            self.token = token
+        }
         let id = request.requestID
         switch request.requestKind {
         case .execute(let operation)?:
-            await execute(operation, id: id, headers: request.headers)
+            await execute(operation, id: id)
         case .subscribe(let operation)?:
-            await subscribe(operation, id: id, etag: request.dataEtag, headers: request.headers)
+            await subscribe(operation, id: id, etag: request.dataEtag)
         case .cancel?:
             subscriptions.removeValue(forKey: id)?.poll?.cancel()
             var response = Google_Firebase_Dataconnect_V1_StreamResponse()
@@ -103,9 +130,17 @@ actor StreamSession {
             response.cancelled = true
             await send(response)
         case .resume?:
-            guard subscriptions[id] == nil else { return }
-            await refuse(id: id, code: .notFound, "no subscription \(id) on this stream; subscribe again", cancel: true)
+            guard subscriptions[id] != nil else {
+                await refuse(
+                    id: id, code: .notFound,
+                    "no subscription \(id) on this stream to resume; subscriptions do not outlive their stream, "
+                        + "so subscribe again", cancel: true)
+                return
+            }
+            await refresh(id, held: request.dataEtag, always: true)
         case nil:
+            // The first request may carry only the connector's name, and a later one only a new token.
+            guard request.name.isEmpty, request.headers.isEmpty else { return }
             await refuse(id: id, code: .invalidArgument, "a request needs one of subscribe, execute, resume or cancel")
         }
     }
@@ -122,7 +157,13 @@ actor StreamSession {
     }
 
     /// Runs a subscription's query again and sends the result if it changed.
-    func refresh(_ id: String) async {
+    ///
+    /// - Parameters:
+    ///   - id: The subscription.
+    ///   - held: The etag of the result the client holds, when it says (a `resume`).
+    ///   - always: Whether to answer even when nothing changed (a `resume`, whose client waits for an answer): then
+    ///     with the etag alone.
+    func refresh(_ id: String, held: String? = nil, always: Bool = false) async {
         guard let subscription = subscriptions[id] else { return }
         let outcome = await engine.execute(
             connector: subscription.connector, operationName: subscription.operationName, kind: .query,
@@ -130,17 +171,23 @@ actor StreamSession {
         guard case .response(let body) = outcome else { return }
         let etag = Self.etag(body)
         // The subscription may have been cancelled while the query ran.
-        guard subscriptions[id] != nil, subscriptions[id]?.etag != etag else { return }
+        guard subscriptions[id] != nil else { return }
+        let clientHas = held.map { !$0.isEmpty && $0 == etag } ?? (subscriptions[id]?.etag == etag)
         subscriptions[id]?.etag = etag
-        await send(Self.response(body, id: id, etag: etag))
+        if !clientHas {
+            await send(Self.response(body, id: id, etag: etag))
+        } else if always {
+            var unchanged = Google_Firebase_Dataconnect_V1_StreamResponse()
+            unchanged.requestID = id
+            unchanged.dataEtag = etag
+            await send(unchanged)
+        }
     }
 
     // MARK: - Requests
 
-    private func execute(
-        _ request: Google_Firebase_Dataconnect_V1_ExecuteRequest, id: String, headers: [String: String]
-    ) async {
-        guard let (connector, variables, auth) = await prepare(request, id: id, headers: headers, cancel: false) else {
+    private func execute(_ request: Google_Firebase_Dataconnect_V1_ExecuteRequest, id: String) async {
+        guard let (connector, variables, auth) = await prepare(request, id: id, cancel: false) else {
             return
         }
         let kind = engine.operations[connector]?[request.operationName]?.operation.kind ?? .query
@@ -154,16 +201,15 @@ actor StreamSession {
         }
     }
 
-    private func subscribe(
-        _ request: Google_Firebase_Dataconnect_V1_ExecuteRequest, id: String, etag held: String,
-        headers: [String: String]
-    ) async {
-        guard let (connector, variables, auth) = await prepare(request, id: id, headers: headers, cancel: true) else {
+    private func subscribe(_ request: Google_Firebase_Dataconnect_V1_ExecuteRequest, id: String, etag held: String)
+        async
+    {
+        guard let (connector, variables, auth) = await prepare(request, id: id, cancel: true) else {
             return
         }
         guard let prepared = engine.operations[connector]?[request.operationName] else {
             // The engine names what exists.
-            await execute(request, id: id, headers: headers)
+            await execute(request, id: id)
             return
         }
         guard prepared.operation.kind == .query else {
@@ -210,32 +256,16 @@ actor StreamSession {
     }
 
     /// The connector, variables and caller of a request, or `nil` after answering why there are none.
-    private func prepare(
-        _ request: Google_Firebase_Dataconnect_V1_ExecuteRequest, id: String, headers: [String: String], cancel: Bool
-    ) async -> (String, JSONObject, AuthContext)? {
-        let connector: String
+    private func prepare(_ request: Google_Firebase_Dataconnect_V1_ExecuteRequest, id: String, cancel: Bool) async
+        -> (String, JSONObject, AuthContext)?
+    {
         do {
-            connector = try DataConnectGRPCService.connectorID(of: name ?? "", workspace: engine.workspace)
+            let connector = try DataConnectGRPCService.connectorID(of: name ?? "", workspace: engine.workspace)
+            let (variables, auth) = try DataConnectGRPCService.inputs(
+                variables: request.hasVariables ? request.variables : nil, token: token)
+            return (connector, variables, auth)
         } catch {
-            // Typed: the name's check throws RPCError only.
             await refuse(id: id, code: error.code, error.message, cancel: cancel)
-            return nil
-        }
-        let variables: JSONObject
-        do {
-            variables = try request.hasVariables ? ProtobufJSON.object(request.variables) : JSONObject()
-        } catch {
-            await refuse(id: id, code: .invalidArgument, "variables: \(error)", cancel: cancel)
-            return nil
-        }
-        // The web SDK puts the caller in the request's headers; gRPC clients send it as the stream's metadata.
-        let token =
-            headers.first { $0.key.lowercased() == "x-firebase-auth-token" }?.value
-            ?? DataConnectGRPCService.text(metadata, "x-firebase-auth-token")
-        do {
-            return (connector, variables, try AuthContext(header: token))
-        } catch {
-            await refuse(id: id, code: .unauthenticated, "\(error)", cancel: cancel)
             return nil
         }
     }
@@ -256,8 +286,7 @@ actor StreamSession {
     }
 
     private func send(_ response: Google_Firebase_Dataconnect_V1_StreamResponse) async {
-        // A client that went away leaves nothing to write to; its stream is ending.
-        try? await writer?.write(response)
+        await sender?(response)
     }
 
     static func response(_ body: JSONValue, id: String, etag: String) -> Google_Firebase_Dataconnect_V1_StreamResponse {

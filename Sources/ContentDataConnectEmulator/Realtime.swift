@@ -181,6 +181,9 @@ final class StopSignal: Sendable {
         }
     }
 
+    /// Whether ``stop()`` has been called.
+    var isStopped: Bool { state.withLockedValue { $0.stopped } }
+
     /// Wakes every waiter, now and later.
     func stop() {
         let waiting = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in

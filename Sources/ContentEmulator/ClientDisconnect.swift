@@ -78,16 +78,16 @@ final class ConnectionEndHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 }
 
-/// Hummingbird's HTTP/1.1 connection with a ``ConnectionLifetime``, which the requests answered on it see as
-/// ``ConnectionLifetime/current``.
-struct DisconnectAwareHTTP1Channel: ServerChildChannel {
+/// Hummingbird's HTTP/1.1 connection (plain, or one that may become a WebSocket) with a ``ConnectionLifetime``,
+/// which the requests answered on it see as ``ConnectionLifetime/current``.
+struct DisconnectAwareHTTP1Channel<Wrapped: ServerChildChannel>: ServerChildChannel {
     struct Value: ServerChildChannelValue {
-        let http: HTTP1Channel.Value
+        let http: Wrapped.Value
         let lifetime: ConnectionLifetime
         var channel: any Channel { http.channel }
     }
 
-    let http: HTTP1Channel
+    let http: Wrapped
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http.setup(channel: channel, logger: logger).flatMapThrowing { value in

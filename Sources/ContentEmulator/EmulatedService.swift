@@ -71,6 +71,12 @@ public protocol EmulatedService: Sendable {
     /// - Parameter logger: Where the companion logs.
     /// - Returns: The companion.
     func companion(logger: Logger) -> (any EmulatorCompanion)?
+
+    /// The stream the service serves over WebSocket on its port, if it has one; `nil` by default.
+    ///
+    /// - Parameter logger: Where the endpoint logs.
+    /// - Returns: The endpoint, or `nil`.
+    func webSocketEndpoint(logger: Logger) -> (any EmulatorWebSocketEndpoint)?
 }
 
 extension EmulatedService {
@@ -92,6 +98,11 @@ extension EmulatedService {
     /// - Parameter logger: Unused.
     /// - Returns: `nil`.
     public func companion(logger: Logger) -> (any EmulatorCompanion)? { nil }
+    /// No WebSocket stream.
+    ///
+    /// - Parameter logger: Unused.
+    /// - Returns: `nil`.
+    public func webSocketEndpoint(logger: Logger) -> (any EmulatorWebSocketEndpoint)? { nil }
 
     /// A router with the service's options and routes: what every server of it, live or in process, answers with.
     ///

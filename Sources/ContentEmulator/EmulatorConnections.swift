@@ -2,6 +2,7 @@ internal import Foundation
 internal import HTTPTypes
 internal import Hummingbird
 internal import HummingbirdCore
+internal import HummingbirdWebSocket
 internal import Logging
 internal import NIOCore
 internal import NIOHTTP1
@@ -36,20 +37,38 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
 
     /// The server builder: HTTP/1.1 with the idle timeout, a connection that closes after answering a request
     /// that did not ask to keep it open, and work that stops when the client goes.
-    func server(relay: HTTP2RelayTarget?) -> HTTPServerBuilder {
+    func server(
+        relay: HTTP2RelayTarget?, webSocket: (any EmulatorWebSocketEndpoint)? = nil, host: String = "127.0.0.1"
+    ) -> HTTPServerBuilder {
         let nanoseconds =
             idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
         let configuration = HTTP1Channel.Configuration(
             additionalChannelHandlers: [HTTP1ConnectionPersistenceInstaller()], idleTimeout: .nanoseconds(nanoseconds))
         return HTTPServerBuilder { responder in
+            if let webSocket {
+                let upgradable = HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    configuration: .init(
+                        http1: configuration,
+                        ws: .init(maxFrameSize: Self.maximumWebSocketMessage, closeTimeout: .seconds(5))),
+                    shouldUpgrade: { request, _, _ in self.webSocketUpgrade(request, endpoint: webSocket, host: host) })
+                return Self.sniffing(
+                    DisconnectAwareHTTP1Channel(http: upgradable), relay: relay, idleTimeout: nanoseconds)
+            }
             let http1 = DisconnectAwareHTTP1Channel(
                 http: HTTP1Channel(responder: responder, configuration: configuration))
-            guard let relay else { return http1 }
-            return ProtocolSniffingChannel(http1: http1, target: relay, idleTimeout: .nanoseconds(nanoseconds))
+            return Self.sniffing(http1, relay: relay, idleTimeout: nanoseconds)
         }
     }
 
-    /// The application configuration for listening on `address`.
+    /// A connection that is HTTP/1.1 only, or whose first bytes say whether it is relayed as HTTP/2.
+    private static func sniffing<HTTP1: ServerChildChannel>(
+        _ http1: HTTP1, relay: HTTP2RelayTarget?, idleTimeout nanoseconds: Int64
+    ) -> any ServerChildChannel {
+        guard let relay else { return http1 }
+        return ProtocolSniffingChannel(http1: http1, target: relay, idleTimeout: .nanoseconds(nanoseconds))
+    }
+
     func configuration(address: BindAddress) -> ApplicationConfiguration {
         .init(
             address: address, serverName: "content-emulator",
@@ -59,10 +78,12 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
     /// An application serving `router` on `address` under this policy.
     func application(
         router: Router<BasicRequestContext>, address: BindAddress, logger: Logger, relay: HTTP2RelayTarget? = nil,
+        webSocket: (any EmulatorWebSocketEndpoint)? = nil, host: String = "127.0.0.1",
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) -> EmulatorApplication {
         Application(
-            responder: ClientDisconnectResponder(wrapped: router.buildResponder()), server: server(relay: relay),
+            responder: ClientDisconnectResponder(wrapped: router.buildResponder()),
+            server: server(relay: relay, webSocket: webSocket, host: host),
             configuration: configuration(address: address), onServerRunning: onServerRunning, logger: logger)
     }
 }
@@ -91,21 +112,35 @@ struct LocalRequestGuard: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let host = request.head.authority.map(Self.hostName) ?? ""
-        guard hosts.contains(host) || host.hasSuffix(".localhost") else {
-            return Self.refusal(
-                .misdirectedRequest,
-                "this server answers requests addressed to localhost, 127.0.0.1, [::1] or the address it listens "
-                    + "on, not '\(host)'; add a name with content serve --allow-host NAME")
-        }
-        if ![.get, .head, .options].contains(request.method), let origin = request.headers[.origin],
-            !isAllowed(origin: origin, authority: request.head.authority)
+        let isWrite = ![.get, .head, .options].contains(request.method)
+        if let refusal = refusal(authority: request.head.authority, origin: request.headers[.origin], isWrite: isWrite)
         {
-            return Self.refusal(
-                .forbidden,
-                "a write from a page of \(origin) is refused; allow that origin with content serve --cors \(origin)")
+            return Self.refusal(refusal.status, refusal.message)
         }
         return try await next(request, context)
+    }
+
+    /// Why a request is not served, or `nil` when it is.
+    ///
+    /// A request is refused for a host this server does not answer to (what a DNS rebinding page would send), or as
+    /// a write from a page of another origin. A WebSocket counts as a write: it carries mutations.
+    func refusal(authority: String?, origin: String?, isWrite: Bool) -> (status: HTTPResponse.Status, message: String)?
+    {
+        let host = authority.map(Self.hostName) ?? ""
+        guard hosts.contains(host) || host.hasSuffix(".localhost") else {
+            return (
+                .misdirectedRequest,
+                "this server answers requests addressed to localhost, 127.0.0.1, [::1] or the address it listens "
+                    + "on, not '\(host)'; add a name with content serve --allow-host NAME"
+            )
+        }
+        if isWrite, let origin, !isAllowed(origin: origin, authority: authority) {
+            return (
+                .forbidden,
+                "a write from a page of \(origin) is refused; allow that origin with content serve --cors \(origin)"
+            )
+        }
+        return nil
     }
 
     private func isAllowed(origin: String, authority: String?) -> Bool {

@@ -166,11 +166,13 @@ public struct EmulatorServer: Sendable {
         let notes = service.notes
         let companion = service.companion(logger: logger)
         let relay = companion.map { _ in HTTP2RelayTarget() }
+        let webSocket = service.webSocketEndpoint(logger: logger)
         return EmulatorHTTPService(
             name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, companion: companion,
             relay: relay,
             application: options.connections.application(
                 router: router, address: .hostname(options.host, port: port), logger: logger, relay: relay,
+                webSocket: webSocket, host: options.host,
                 onServerRunning: { channel in
                     // With port 0 the base URL is only known once the system has picked the port.
                     await onRunning(Service.name, "http://\(host):\(channel.localAddress?.port ?? port)", notes)
@@ -284,8 +286,11 @@ extension EmulatorServer {
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1")
         let loaded = try await Service.load(workspace: workspace, context: context)
         let router = guardedRouter(loaded, host: "127.0.0.1", policy: EmulatorConnectionPolicy())
-        let companion = loaded.companion(logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() })
-        return try await withInProcess(router: router, companion: companion, body)
+        let quiet = Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }
+        return try await withInProcess(
+            router: router, companion: loaded.companion(logger: quiet),
+            webSocket: loaded.webSocketEndpoint(logger: quiet),
+            body)
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.
@@ -293,11 +298,13 @@ extension EmulatorServer {
     /// - Parameters:
     ///   - router: The routes.
     ///   - companion: The server the port's HTTP/2 connections are relayed to, if the service has one.
+    ///   - webSocket: The service's WebSocket stream, if it has one.
     ///   - body: What to do with the base URL.
     /// - Returns: What `body` returns.
     /// - Throws: ``EmulatorError/startFailed(_:)``, or what `body` throws.
     package static func withInProcess<Result: Sendable>(
         router: Router<BasicRequestContext>, companion: (any EmulatorCompanion)? = nil,
+        webSocket: (any EmulatorWebSocketEndpoint)? = nil,
         _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -305,6 +312,7 @@ extension EmulatorServer {
         let app = EmulatorConnectionPolicy().application(
             router: router, address: .hostname("127.0.0.1", port: 0),
             logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }, relay: relay,
+            webSocket: webSocket,
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()

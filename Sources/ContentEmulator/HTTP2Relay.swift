@@ -47,9 +47,9 @@ final class HTTP2RelayTarget: Sendable {
 
 /// A connection whose first bytes decide what it is: the HTTP/2 preface goes to the relay, anything else to
 /// Hummingbird's HTTP/1.1 channel.
-struct ProtocolSniffingChannel: ServerChildChannel {
+struct ProtocolSniffingChannel<HTTP1: ServerChildChannel>: ServerChildChannel {
     enum Sniffed: Sendable {
-        case http1(DisconnectAwareHTTP1Channel.Value)
+        case http1(HTTP1.Value)
         case relayed
     }
 
@@ -58,7 +58,7 @@ struct ProtocolSniffingChannel: ServerChildChannel {
         let channel: any Channel
     }
 
-    let http1: DisconnectAwareHTTP1Channel
+    let http1: HTTP1
     let target: HTTP2RelayTarget
     /// How long a connection may stay silent before it says what it is.
     let idleTimeout: TimeAmount
@@ -67,7 +67,7 @@ struct ProtocolSniffingChannel: ServerChildChannel {
         channel.eventLoop.makeCompletedFuture {
             let promise = channel.eventLoop.makePromise(of: Sniffed.self)
             let http1 = self.http1
-            let sniffer = PrefaceSniffer(
+            let sniffer = PrefaceSniffer<HTTP1>(
                 promise: promise, target: target, idleTimeout: idleTimeout,
                 http1: { channel in http1.setup(channel: channel, logger: logger).map { .http1($0) } })
             try channel.pipeline.syncOperations.addHandler(sniffer)
@@ -89,13 +89,8 @@ struct ProtocolSniffingChannel: ServerChildChannel {
 }
 
 /// Holds a new connection's first bytes until they show whether it speaks HTTP/2 with prior knowledge.
-final class PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler {
+final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
-
-    /// RFC 9113 §3.4: every HTTP/2 connection opens with these 24 octets.
-    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
-    /// The most bytes held while the relay connects; a client sending more before its first answer is closed.
-    static let maximumHeld = 1 << 20
 
     private enum State {
         case sniffing
@@ -103,17 +98,18 @@ final class PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler {
         case done
     }
 
-    private let promise: EventLoopPromise<ProtocolSniffingChannel.Sniffed>
+    private let promise: EventLoopPromise<ProtocolSniffingChannel<HTTP1>.Sniffed>
     private let target: HTTP2RelayTarget
     private let idleTimeout: TimeAmount
-    private let http1: (any Channel) -> EventLoopFuture<ProtocolSniffingChannel.Sniffed>
+    private let http1: (any Channel) -> EventLoopFuture<ProtocolSniffingChannel<HTTP1>.Sniffed>
     private var held: ByteBuffer?
     private var state = State.sniffing
     private var timer: Scheduled<Void>?
 
     init(
-        promise: EventLoopPromise<ProtocolSniffingChannel.Sniffed>, target: HTTP2RelayTarget, idleTimeout: TimeAmount,
-        http1: @escaping (any Channel) -> EventLoopFuture<ProtocolSniffingChannel.Sniffed>
+        promise: EventLoopPromise<ProtocolSniffingChannel<HTTP1>.Sniffed>, target: HTTP2RelayTarget,
+        idleTimeout: TimeAmount,
+        http1: @escaping (any Channel) -> EventLoopFuture<ProtocolSniffingChannel<HTTP1>.Sniffed>
     ) {
         self.promise = promise
         self.target = target
@@ -147,16 +143,16 @@ final class PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             held = bytes
         }
-        guard let buffer = held, buffer.readableBytes <= Self.maximumHeld else {
+        guard let buffer = held, buffer.readableBytes <= HTTP2Preface.maximumHeld else {
             context.close(promise: nil)
             return
         }
         guard state == .sniffing else { return }
-        let count = min(buffer.readableBytes, Self.preface.count)
+        let count = min(buffer.readableBytes, HTTP2Preface.bytes.count)
         let start = buffer.getBytes(at: buffer.readerIndex, length: count) ?? []
-        if start != Array(Self.preface.prefix(count)) {
+        if start != Array(HTTP2Preface.bytes.prefix(count)) {
             startHTTP1(context: context)
-        } else if count == Self.preface.count {
+        } else if count == HTTP2Preface.bytes.count {
             startRelay(context: context)
         }
     }
@@ -234,6 +230,14 @@ final class PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
     }
+}
+
+/// What ``PrefaceSniffer`` looks for, outside it because a generic type holds no stored statics.
+enum HTTP2Preface {
+    /// RFC 9113 §3.4: every HTTP/2 connection opens with these 24 octets.
+    static let bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    /// The most bytes held while the relay connects; a client sending more before its first answer is closed.
+    static let maximumHeld = 1 << 20
 }
 
 /// One side of a byte relay between two channels, with backpressure: a side stops reading while the other cannot

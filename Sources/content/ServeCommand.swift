@@ -39,8 +39,12 @@ struct ServeCommand: AsyncParsableCommand {
                             name at POST /v1/projects/{project}/locations/{location}
                             /services/{service}/connectors/{connector}:executeQuery
                             (or :executeMutation), as the production API does, and
-                            answers the iOS and Android SDKs' gRPC ConnectorService on
-                            the same port (--dataconnect-port, default 9399).
+                            answers the iOS and Android SDKs' gRPC ConnectorService and
+                            ConnectorStreamService (realtime subscriptions), and the
+                            web SDK's WebSocket stream at /ws/google.firebase.dataconnect
+                            .v1.ConnectorStreamService.Connect/{project}/locations
+                            /{location}/services/{service}, all on the same port
+                            (--dataconnect-port, default 9399).
                             A new database is seeded from seed_data.gql beside
                             dataconnect.yaml, or from --seed. Caller identity comes from
                             X-Firebase-Auth-Token, an unsigned JWT whose payload is

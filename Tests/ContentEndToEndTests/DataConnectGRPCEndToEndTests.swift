@@ -6,13 +6,15 @@ import Testing
 /// Python's grpcio with stubs generated from the service's own .proto files (`Peers/dataconnect_grpc_peer.py`).
 struct DataConnectGRPCEndToEndTests {
     /// Each scenario the peer reported, by name.
-    static func runPeer(_ peer: String = "dataconnect_grpc_peer.py", target: String) throws -> [String: [String: Any]]?
-    {
+    static func runPeer(
+        _ peer: String = "dataconnect_grpc_peer.py", target: String, transport: String = "grpc"
+    ) throws -> [String: [String: Any]]? {
         guard let protos = TestLocations.corpusFolder("dataconnect/protos") else { return nil }
+        let modules = transport == "websocket" ? "grpc, grpc_tools, websockets" : "grpc, grpc_tools"
         let probe = try ContentProcess.run(
-            shell: "python3 -c 'import grpc, grpc_tools' 2>&1", in: FileManager.default.temporaryDirectory)
+            shell: "python3 -c 'import \(modules)' 2>&1", in: FileManager.default.temporaryDirectory)
         guard probe.status == 0 else {
-            print("note: skipping the gRPC peer checks: python3 with grpcio and grpcio-tools is missing")
+            print("note: skipping the \(transport) peer checks: python3 with \(modules) is missing")
             return nil
         }
         let stubs = try Scratch()
@@ -20,7 +22,8 @@ struct DataConnectGRPCEndToEndTests {
         let script = ContentProcess.repository.appendingPathComponent(
             "Tests/ContentEndToEndTests/Peers/\(peer)")
         let result = try ContentProcess.run(
-            shell: "python3 '\(script.path)' '\(protos.path)' '\(stubs.url.path)' '\(target)'", in: stubs.url)
+            shell: "python3 '\(script.path)' '\(protos.path)' '\(stubs.url.path)' '\(target)' '\(transport)'",
+            in: stubs.url)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         var scenarios: [String: [String: Any]] = [:]
         for line in result.stdout.split(separator: "\n") {
@@ -126,7 +129,10 @@ struct DataConnectGRPCEndToEndTests {
         }
         """
 
-    @Test func subscriptionsOverTheStreamFollowTheirRefreshPolicies() throws {
+    /// The same scenarios over both forms of the stream: gRPC, as the iOS and Android SDKs open it, and the web SDK's
+    /// WebSocket.
+    @Test(arguments: ["grpc", "websocket"])
+    func subscriptionsOverTheStreamFollowTheirRefreshPolicies(transport: String) throws {
         let workspace = try Scratch()
         defer { workspace.remove() }
         try FileManager.default.copyItem(
@@ -135,7 +141,9 @@ struct DataConnectGRPCEndToEndTests {
         try workspace.write(Self.realtimeOperations, to: "dataconnect/movies/realtime.gql")
         try ContentProcess.withServices(workspace: workspace.url, expecting: ["dataconnect"]) { services in
             let base = try #require(services["dataconnect"])
-            guard let scenarios = try Self.runPeer("dataconnect_stream_peer.py", target: String(base.dropFirst(7)))
+            guard
+                let scenarios = try Self.runPeer(
+                    "dataconnect_stream_peer.py", target: String(base.dropFirst(7)), transport: transport)
             else { return }
             func response(_ scenario: String, _ key: String) -> [String: Any]? {
                 scenarios[scenario]?[key] as? [String: Any]
@@ -161,6 +169,13 @@ struct DataConnectGRPCEndToEndTests {
             let pushed = scenarios["data-etag"]?["pushed"] as? [[String: Any]] ?? []
             #expect(pushed.map { $0["request_id"] as? String } == ["held", "movie"])
             #expect(pushed.map(rating) == [6.5, 6.5])
+
+            // resume: the current result, or its etag alone for a client that says it holds it.
+            #expect(response("resume", "current")?["request_id"] as? String == "movie")
+            #expect(rating(response("resume", "current")) == 6.5)
+            let current = response("resume", "current")?["etag"] as? String
+            #expect(response("resume", "held")?["etag"] as? String == current)
+            #expect(response("resume", "held")?["data"] is NSNull)
 
             #expect(response("refusals", "cancelled")?["cancelled"] as? Bool == true)
             #expect(response("refusals", "cancelled")?["request_id"] as? String == "movie")
@@ -193,6 +208,34 @@ struct DataConnectGRPCEndToEndTests {
             }
             #expect(genres("polled")?.contains("Polka") == false)
             #expect(genres("repolled")?.contains("Polka") == true)
+
+            // A client that never reads holds up no one else: every mutation is answered, and a reading subscriber
+            // sees each new rating in turn.
+            #expect(scenarios["never-reads"]?["answered"] as? Int == 40)
+            let seen = scenarios["never-reads"]?["seen"] as? [Double] ?? []
+            #expect(seen == (0..<40).map { 1.0 + Double($0) / 10 })
+
+            guard transport == "websocket" else { return }
+            let websocket = try #require(scenarios["websocket"])
+            func close(_ key: String) -> (Int?, String) {
+                let closed = websocket[key] as? [String: Any]
+                return (closed?["code"] as? Int, closed?["reason"] as? String ?? "")
+            }
+            // RFC 6455: 1007 for a message that is not a request, 1008 for a connection the server does not serve.
+            #expect(close("malformed").0 == 1007)
+            #expect(close("malformed").1.contains("not a JSON object"))
+            #expect(close("wrong_type").0 == 1007)
+            #expect(close("wrong_type").1.contains("not a StreamRequest"))
+            #expect(close("other_service").0 == 1008)
+            #expect(close("other_service").1.contains("this emulator serves content-sample in us-central1"))
+            #expect(close("other_path").0 == 1008)
+            #expect(close("foreign").0 == 1008)
+            #expect(close("foreign").1.contains("--cors https://evil.example"))
+            // A token sent in a request of its own holds for the requests after it.
+            #expect((websocket["before"] as? [String: Any])?["cancelled"] as? Bool == true)
+            #expect(((websocket["after"] as? [String: Any])?["errors"] as? [Any])?.isEmpty == true)
+            #expect((websocket["after"] as? [String: Any])?["data"] is [String: Any])
+            #expect(websocket["rest"] as? Int == 200)
         }
     }
 }

@@ -1,0 +1,120 @@
+internal import ContentDataConnect
+internal import ContentDataConnectWire
+public import ContentEmulator
+internal import Foundation
+internal import HTTPTypes
+public import Logging
+internal import SwiftProtobuf
+
+/// `ConnectorStreamService.Connect` as the web SDK opens it: a WebSocket at
+/// `/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/{project}/locations/{location}/services/{service}`
+/// on the Data Connect port, carrying the same stream as the gRPC method.
+///
+/// Each message from the client is a `StreamRequest` in protobuf's JSON form (`requestId`, `subscribe: {
+/// operationName, variables }`, `headers`); each answer is a text message `{"result": StreamResponse}`, which is
+/// what the web SDK reads from the emulator (its `parseWebSocketData`: text frames must wrap the response in
+/// `result`; the production service sends binary frames, unwrapped). A message that is not a request closes the
+/// connection with 1007 and what was wrong; the server stopping closes it normally.
+struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
+    static let pathPrefix = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/"
+
+    let engine: DataConnectEngine
+    let stopping: StopSignal
+
+    func accepts(path: String) -> Bool {
+        path.hasPrefix(Self.pathPrefix)
+    }
+
+    func serve(_ connection: EmulatorWebSocketConnection) async {
+        if let refusal = refusal(path: connection.path) {
+            await connection.close(.policyViolation, reason: refusal)
+            return
+        }
+        // A browser cannot set headers on a WebSocket; other clients may send the caller on the upgrade request.
+        let token = HTTPField.Name("X-Firebase-Auth-Token").flatMap { connection.headers[$0] }
+        let requests = Requests(messages: connection.messages)
+        do {
+            try await StreamSession.run(
+                engine: engine, stopping: stopping, token: token, requests: requests,
+                send: { response in
+                    guard let frame = Self.frame(response) else { return }
+                    // A client that went away leaves nothing to write to; its stream is ending.
+                    try? await connection.send(frame)
+                })
+            await connection.close(.normal, reason: "")
+        } catch let error as MalformedRequest {
+            await connection.close(.invalidMessage, reason: error.reason)
+        } catch {
+            // The client went away mid-message; there is no one to tell.
+        }
+    }
+
+    /// Why a path is not this service's stream, or `nil` when it is.
+    private func refusal(path: String) -> String? {
+        let parts = path.dropFirst(Self.pathPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 5, !parts[0].isEmpty, parts[1] == "locations", parts[3] == "services" else {
+            return "the stream is at \(Self.pathPrefix){project}/locations/{location}/services/{service}"
+        }
+        let workspace = engine.workspace
+        guard parts[2] == workspace.location, parts[4] == workspace.serviceID else {
+            return "service \(parts[4]) in \(parts[2]) not found; this emulator serves \(workspace.serviceID) in "
+                + workspace.location
+        }
+        return nil
+    }
+
+    struct MalformedRequest: Error {
+        var reason: String
+    }
+
+    /// A connection's messages as requests; one that is not ends them with ``MalformedRequest``.
+    struct Requests: AsyncSequence, Sendable {
+        let messages: EmulatorWebSocketConnection.Messages
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var messages: EmulatorWebSocketConnection.Messages.AsyncIterator
+
+            mutating func next() async throws -> Google_Firebase_Dataconnect_V1_StreamRequest? {
+                guard let text = try await messages.next() else { return nil }
+                return try DataConnectWebSocketEndpoint.request(text)
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(messages: messages.makeAsyncIterator())
+        }
+    }
+
+    /// A client message as a request.
+    static func request(_ text: String) throws(MalformedRequest) -> Google_Firebase_Dataconnect_V1_StreamRequest {
+        var options = JSONDecodingOptions()
+        // Newer SDKs may send fields this emulator does not know; the service ignores them too.
+        options.ignoreUnknownFields = true
+        do {
+            return try Google_Firebase_Dataconnect_V1_StreamRequest(jsonString: text, options: options)
+        } catch {
+            // The reason is all a client sees (a close frame holds 123 bytes): what was wrong, then the form.
+            guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any] else {
+                throw MalformedRequest(reason: "a message is not a JSON object; send a StreamRequest as JSON")
+            }
+            throw MalformedRequest(
+                reason: "a message is not a StreamRequest (\(error)); send {requestId, subscribe: {operationName}}")
+        }
+    }
+
+    /// A response as the emulator sends it: `{"result": …}`.
+    static func frame(_ response: Google_Firebase_Dataconnect_V1_StreamResponse) -> String? {
+        guard let json = try? response.jsonString() else { return nil }
+        return "{\"result\":" + json + "}"
+    }
+}
+
+extension DataConnectEmulator {
+    /// The realtime stream of the web SDK, on the Data Connect port.
+    ///
+    /// - Parameter logger: Unused: the stream logs nothing of its own.
+    /// - Returns: The endpoint.
+    public func webSocketEndpoint(logger: Logger) -> (any EmulatorWebSocketEndpoint)? {
+        DataConnectWebSocketEndpoint(engine: engine, stopping: stopping)
+    }
+}
