@@ -121,6 +121,7 @@ struct DataConnectEngine: Sendable {
         invalidOperations = invalid
         operations = prepared
         try attachResolvers()
+        try attachEntityRecording()
         if store.isNew, let seed = seedFile ?? workspace.seedFile {
             try await runSeed(seed)
         }
@@ -349,7 +350,7 @@ struct DataConnectEngine: Sendable {
                 return respond(data: .object(data), errors: errors, rollBack: true)
             }
             guard let checks, checks.hasChecks || checks.hasRedactions else {
-                return respond(data: .object(data), errors: errors, rollBack: failed)
+                return respond(data: .object(data), errors: errors, rollBack: failed, entities: state.entityRecords)
             }
             var response = JSONObject()
             var stopped = false
@@ -367,7 +368,7 @@ struct DataConnectEngine: Sendable {
                     data[root.key] = checks.redacted(root, value: value)
                 }
             }
-            return respond(data: .object(data), errors: errors, rollBack: failed)
+            return respond(data: .object(data), errors: errors, rollBack: failed, entities: state.entityRecords)
         }
 
         /// Runs the root fields one at a time, each under a savepoint.
@@ -375,6 +376,7 @@ struct DataConnectEngine: Sendable {
             var data = JSONObject()
             var errors: [JSONValue] = []
             var response = JSONObject()
+            var entities: [EntityRecord] = []
             for (position, root) in roots.enumerated() {
                 let state = ExecutionState(values: values, activeRoot: root.key)
                 try await engine.store.access { db in try db.execute(sql: "SAVEPOINT root") }
@@ -395,6 +397,7 @@ struct DataConnectEngine: Sendable {
                     try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
                     response[root.key] = value
                     data[root.key] = checks?.redacted(root, value: value)
+                    entities += state.entityRecords
                     continue
                 }
                 let checkFailed = result.errors.isEmpty
@@ -419,9 +422,9 @@ struct DataConnectEngine: Sendable {
                     data[later.key] = .null
                     errors.append(Self.error(Self.aborted, at: later.key))
                 }
-                return respond(data: .object(data), errors: errors, rollBack: isTransaction)
+                return respond(data: .object(data), errors: errors, rollBack: isTransaction, entities: entities)
             }
-            return respond(data: .object(data), errors: errors, rollBack: false)
+            return respond(data: .object(data), errors: errors, rollBack: false, entities: entities)
         }
 
         /// When nothing ran, because the variables did not fit their declarations: the request's error.
@@ -447,10 +450,15 @@ struct DataConnectEngine: Sendable {
             return environment
         }
 
-        private func respond(data: JSONValue, errors: [JSONValue], rollBack: Bool) -> Result {
+        private func respond(
+            data: JSONValue, errors: [JSONValue], rollBack: Bool, entities: [EntityRecord] = []
+        ) -> Result {
             var body = JSONObject()
             body["data"] = data
             if !errors.isEmpty { body["errors"] = .array(errors) }
+            if !rollBack, let extensions = EntityRecord.extensions(entities, data: data) {
+                body["extensions"] = extensions
+            }
             return Result(outcome: .response(.object(body)), rollBack: rollBack)
         }
 
@@ -466,6 +474,7 @@ final class ExecutionState: Sendable {
     /// The one root field that runs when a mutation runs field by field; the others answer null at once.
     let activeRoot: String?
     private let ran = NIOLockedValueBox(false)
+    private let entities = NIOLockedValueBox([EntityRecord]())
 
     init(values: ServerValues, activeRoot: String? = nil) {
         self.values = values
@@ -481,6 +490,13 @@ final class ExecutionState: Sendable {
     }
 
     var started: Bool { ran.withLockedValue { $0 } }
+
+    /// The entities the resolvers answered, for `extensions.dataConnect`.
+    var entityRecords: [EntityRecord] { entities.withLockedValue { $0 } }
+
+    func record(_ entity: EntityRecord) {
+        entities.withLockedValue { $0.append(entity) }
+    }
 
     func markStarted() {
         ran.withLockedValue { $0 = true }

@@ -30,6 +30,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
         var response = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
         if let data = body.data { response.data = data }
         response.errors = body.errors
+        if let extensions = body.extensions { response.extensions = extensions }
         return ServerResponse(message: response)
     }
 
@@ -43,6 +44,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
         var response = Google_Firebase_Dataconnect_V1_ExecuteMutationResponse()
         if let data = body.data { response.data = data }
         response.errors = body.errors
+        if let extensions = body.extensions { response.extensions = extensions }
         return ServerResponse(message: response)
     }
 
@@ -50,6 +52,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
     struct Body {
         var data: Google_Protobuf_Struct?
         var errors: [Google_Firebase_Dataconnect_V1_GraphqlError]
+        var extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions?
     }
 
     private func run(
@@ -70,6 +73,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
             var body = Body(data: nil, errors: [])
             if case .object(let data)? = document["data"] { body.data = ProtobufJSON.structValue(data) }
             body.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+            body.extensions = document["extensions"].map(ProtobufJSON.responseExtensions)
             return body
         }
     }

@@ -294,6 +294,7 @@ actor StreamSession {
         response.requestID = id
         if case .object(let data)? = body["data"] { response.data = ProtobufJSON.structValue(data) }
         response.errors = (body["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+        if let extensions = body["extensions"] { response.extensions = ProtobufJSON.responseExtensions(extensions) }
         response.dataEtag = etag
         return response
     }

@@ -107,6 +107,33 @@ public enum ProtobufJSON {
         return wire
     }
 
+    /// A JSON response's `extensions` (`{ dataConnect: [{ path, entityId | entityIds, action }] }`) as the wire's
+    /// `GraphqlResponseExtensions`.
+    ///
+    /// - Parameter extensions: The `extensions` object.
+    /// - Returns: The wire extensions; entries it cannot read are left out.
+    public static func responseExtensions(_ extensions: JSONValue)
+        -> Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions
+    {
+        var wire = Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions()
+        wire.dataConnect = (extensions["dataConnect"]?.arrayValue ?? []).map { entry in
+            var properties = Google_Firebase_Dataconnect_V1_DataConnectProperties()
+            var path = Google_Protobuf_ListValue()
+            path.values = (entry["path"]?.arrayValue ?? []).map(protobuf)
+            properties.path = path
+            if let id = entry["entityId"]?.stringValue { properties.entityID = id }
+            properties.entityIds = (entry["entityIds"]?.arrayValue ?? []).compactMap(\.stringValue)
+            properties.action = entry["action"]?.stringValue.flatMap { actions[$0] } ?? .unspecified
+            return properties
+        }
+        return wire
+    }
+
+    /// The `Action` enum by the names protobuf's JSON form gives its values.
+    private static let actions: [String: Google_Firebase_Dataconnect_V1_Action] = [
+        "GET": .get, "LIST": .list, "CREATE": .create, "UPDATE": .update, "UPSERT": .upsert, "DELETE": .delete,
+    ]
+
     private static func int(_ value: JSONValue) -> Int? {
         guard case .number(let number) = value, let double = number.doubleValue, double.isFinite else { return nil }
         return Int(exactly: double.rounded())

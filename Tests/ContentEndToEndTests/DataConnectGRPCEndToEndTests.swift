@@ -64,6 +64,10 @@ struct DataConnectGRPCEndToEndTests {
                     let restErrors = (body["errors"] as? [[String: Any]] ?? []).map { $0["message"] as? String }
                     let grpcErrors = (grpc["errors"] as? [[String: Any]] ?? []).map { $0["message"] as? String }
                     #expect(grpcErrors == restErrors, "\(name)")
+                    // extensions.dataConnect: the same entries, protobuf's JSON form of the wire's being REST's.
+                    #expect(
+                        NSDictionary(dictionary: grpc["extensions"] as? [String: Any] ?? [:])
+                            == NSDictionary(dictionary: body["extensions"] as? [String: Any] ?? [:]), "\(name)")
                 } else {
                     let error = try #require(body["error"] as? [String: Any])
                     let status = try #require(error["status"] as? String)
@@ -74,6 +78,9 @@ struct DataConnectGRPCEndToEndTests {
             // The cases the comparison stands on are the ones meant.
             let query = try #require(scenarios["query"]?["grpc"] as? [String: Any])
             #expect(((query["data"] as? [String: Any])?["movies"] as? [Any])?.count == 3)
+            let entities = ((query["extensions"] as? [String: Any])?["dataConnect"] as? [[String: Any]])?.first
+            #expect(entities?["action"] as? String == "LIST")
+            #expect((entities?["entityIds"] as? [String])?.count == 3)
             #expect((scenarios["unknown-operation"]?["grpc"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
             #expect(
                 (scenarios["user-without-token"]?["grpc"] as? [String: Any])?["code"] as? String == "UNAUTHENTICATED")

@@ -42,7 +42,9 @@ def call(stub, method, operation, values=None, auth=None):
     try:
         response = getattr(stub, method)(request, metadata=metadata, timeout=10)
         return {"code": "OK", "data": json_format.MessageToDict(response.data) if response.HasField("data") else None,
-                "errors": [json_format.MessageToDict(error) for error in response.errors]}
+                "errors": [json_format.MessageToDict(error) for error in response.errors],
+                "extensions": json_format.MessageToDict(response.extensions)
+                if response.HasField("extensions") else None}
     except grpc.RpcError as error:
         return {"code": error.code().name, "message": error.details()}
 
