@@ -18,17 +18,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf 'compare-grpc: missing %s\n' "${missing[@]}" >&2
     exit 1
 fi
-work=$(mktemp -d)
-"$content" serve --workspace "$root/examples" --aem-port 0 --dataconnect-port "$port" --resource-port 0 \
-    2> "$work/serve.log" &
-serve=$!
-trap 'kill $serve 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q "dataconnect emulator on" "$work/serve.log" && break; sleep 0.1; done
-if ! grep -q "dataconnect emulator on" "$work/serve.log"; then
-    echo "compare-grpc: content serve did not start on port $port within 10 s (set PORT to another):" >&2
-    cat "$work/serve.log" >&2
-    exit 1
-fi
+service=dataconnect
+script=compare-grpc
+# shellcheck source=serve-examples.sh
+source "$here/serve-examples.sh"
 name="projects/bench/locations/us-central1/services/content-sample/connectors/movies"
 # The same request both ways: ExecuteQueryRequest { name, operation_name, variables { genre: "Sci-Fi" } } in
 # protobuf's wire format behind gRPC's 5-byte frame header, and the REST body.

@@ -16,17 +16,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf 'compare-startup: missing %s\n' "${missing[@]}" >&2
     exit 1
 fi
-work=$(mktemp -d)
-"$content" serve --workspace "$root/examples" --aem-port "$port" --dataconnect-port 0 --resource-port 0 \
-    2> "$work/serve.log" &
-serve=$!
-trap 'kill $serve 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do grep -q "aem emulator on" "$work/serve.log" && break; sleep 0.1; done
-if ! grep -q "aem emulator on" "$work/serve.log"; then
-    echo "compare-startup: content serve did not start on port $port within 5 s (set PORT to another):" >&2
-    cat "$work/serve.log" >&2
-    exit 1
-fi
+service=aem
+script=compare-startup
+# shellcheck source=serve-examples.sh
+source "$here/serve-examples.sh"
 cat > "$work/content.yaml" <<YAML
 backends:
   wknd:

@@ -221,22 +221,13 @@ struct AEMInvocation: Sendable {
             }
             StandardError.write(
                 "content: --dry-run fetches no token; set AEM_ACCESS_TOKEN to one from IMS "
-                    + "(auth type \(auth.type.rawValue) gets it at \(Self.imsTokenURL(auth)))")
+                    + "(auth type \(auth.type.rawValue) gets it at \(AEMPlugin.imsTokenEndpoint(auth)))")
         }
         if let body = outgoing.body { parts += ["--data-binary", shellQuoted(String(decoding: body, as: UTF8.self))] }
         parts.append(dryRunURL(outgoing.url, redactor: Redactor(secrets: backend.secrets)))
         return parts.joined(separator: " ")
     }
 
-}
-
-extension AEMInvocation {
-    /// The IMS endpoint an IMS kind of auth gets tokens from, for the dry run's note.
-    static func imsTokenURL(_ auth: AEMConfiguration.Auth) -> String {
-        let origin = auth.imsURL ?? "https://ims-na1.adobelogin.com"
-        let path = auth.type == .serviceCredentials ? "/ims/exchange/jwt" : "/ims/token/v3"
-        return (origin.hasSuffix("/") ? String(origin.dropLast()) : origin) + path
-    }
 }
 
 /// Records the first request a dry run would send, and stops it there.

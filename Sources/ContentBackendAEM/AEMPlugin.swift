@@ -78,10 +78,24 @@ public enum AEMPlugin: BackendPlugin {
                         + "credential")
             }
             return IMSServerToServerGrant(
-                imsURL: auth.imsURL ?? "https://ims-na1.adobelogin.com", clientID: clientID, clientSecret: secret,
+                imsURL: auth.imsURL, clientID: clientID, clientSecret: secret,
                 scopes: scopes.values)
         case .none, .basic, .token:
             return nil
+        }
+    }
+
+    /// Where an IMS kind of auth gets its tokens, said without reading any file: for a note that names it.
+    ///
+    /// - Parameter auth: The backend's `auth`.
+    /// - Returns: The token endpoint, or where it comes from when only the credentials file knows it.
+    public static func imsTokenEndpoint(_ auth: AEMConfiguration.Auth) -> String {
+        switch auth.type {
+        case .serviceCredentials:
+            auth.imsURL.map { IMSServiceCredentialsGrant.tokenURL(imsURL: $0) }
+                ?? "/ims/exchange/jwt of the imsEndpoint in \(auth.credentialsFile ?? "credentialsFile")"
+        default:
+            IMSServerToServerGrant.tokenURL(imsURL: auth.imsURL)
         }
     }
 }

@@ -17,19 +17,27 @@ public struct IMSServerToServerGrant: TokenGrant {
     /// Creates a grant.
     ///
     /// - Parameters:
-    ///   - imsURL: The IMS origin.
+    ///   - imsURL: The IMS origin; Adobe's production IMS when `nil`.
     ///   - clientID: The client id.
     ///   - clientSecret: The client secret.
     ///   - scopes: The scopes.
-    public init(imsURL: String, clientID: String, clientSecret: String, scopes: [String]) {
-        self.imsURL = imsURL
+    public init(imsURL: String?, clientID: String, clientSecret: String, scopes: [String]) {
+        self.imsURL = imsURL ?? IMS.production
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.scopes = scopes
     }
 
     /// `{ims}/ims/token/v3`.
-    public var tokenURL: String { IMS.endpoint(imsURL, "/ims/token/v3") }
+    public var tokenURL: String { Self.tokenURL(imsURL: imsURL) }
+
+    /// `{ims}/ims/token/v3` on an IMS origin.
+    ///
+    /// - Parameter imsURL: The origin; Adobe's production IMS when `nil`.
+    /// - Returns: The endpoint.
+    public static func tokenURL(imsURL: String?) -> String {
+        IMS.endpoint(imsURL ?? IMS.production, "/ims/token/v3")
+    }
     /// The endpoint, client, scopes and secret.
     public var cacheKey: String { "\(tokenURL)\n\(clientID)\n\(scopes.joined(separator: ","))\n\(clientSecret)" }
     /// The client secret.
@@ -74,7 +82,15 @@ public struct IMSServiceCredentialsGrant: TokenGrant {
     }
 
     /// `{ims}/ims/exchange/jwt`.
-    public var tokenURL: String { IMS.endpoint(imsURL, "/ims/exchange/jwt") }
+    public var tokenURL: String { Self.tokenURL(imsURL: imsURL) }
+
+    /// `{ims}/ims/exchange/jwt` on an IMS origin.
+    ///
+    /// - Parameter imsURL: The origin.
+    /// - Returns: The endpoint.
+    public static func tokenURL(imsURL: String) -> String {
+        IMS.endpoint(imsURL, "/ims/exchange/jwt")
+    }
     /// The endpoint, the technical account and its secret and key.
     public var cacheKey: String {
         "\(tokenURL)\n\(credentials.clientID)\n\(credentials.technicalAccountID)\n\(credentials.clientSecret)\n"

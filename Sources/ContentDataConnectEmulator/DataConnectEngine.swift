@@ -31,6 +31,18 @@ struct DataConnectEngine: Sendable {
         let operation: ConnectorOperation
         let document: Document
         let connector: Connector
+        /// When a subscription to it (a query) is run again.
+        let refresh: RefreshPolicy
+        /// The tables its single-entity root fields write (a mutation), which refresh single-entity queries.
+        let singleEntityWrites: Set<String>
+
+        init(operation: ConnectorOperation, document: Document, connector: Connector, schema: DataConnectSchema) {
+            self.operation = operation
+            self.document = document
+            self.connector = connector
+            refresh = RefreshPolicy(document, schema: schema)
+            singleEntityWrites = RefreshPolicy.singleEntityTables(writtenBy: document, schema: schema)
+        }
     }
 
     /// What running an operation came to.
@@ -110,7 +122,7 @@ struct DataConnectEngine: Sendable {
                 switch checked {
                 case .success(let document):
                     byName[operation.name] = PreparedOperation(
-                        operation: operation, document: document, connector: connector)
+                        operation: operation, document: document, connector: connector, schema: workspace.schema)
                 case .failure(let problem):
                     if strict { throw problem }
                     invalid[connector.id, default: [:]][operation.name] = problem
@@ -213,7 +225,7 @@ struct DataConnectEngine: Sendable {
             mutations.publish(
                 MutationEvent(
                     connector: connectorID, operation: operationName, variables: variables, auth: auth.expressionValue,
-                    singleEntityTables: singleEntityTables(of: prepared.document)))
+                    singleEntityTables: prepared.singleEntityWrites))
         }
         return outcome
     }
@@ -237,7 +249,8 @@ struct DataConnectEngine: Sendable {
             mutations.publish(
                 MutationEvent(
                     connector: "", operation: "", variables: variables, auth: AuthContext.anonymous.expressionValue,
-                    singleEntityTables: singleEntityTables(of: document)))
+                    singleEntityTables: RefreshPolicy.singleEntityTables(writtenBy: document, schema: workspace.schema))
+            )
         }
         return outcome
     }

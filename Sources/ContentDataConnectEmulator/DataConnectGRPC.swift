@@ -23,25 +23,24 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
     func executeQuery(
         request: ServerRequest<Google_Firebase_Dataconnect_V1_ExecuteQueryRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Firebase_Dataconnect_V1_ExecuteQueryResponse> {
-        let message = request.message
-        let body = try await run(
-            name: message.name, operationName: message.operationName,
-            variables: message.hasVariables ? message.variables : nil, kind: .query, metadata: request.metadata)
-        var response = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
-        if let data = body.data { response.data = data }
-        response.errors = body.errors
-        if let extensions = body.extensions { response.extensions = extensions }
-        return ServerResponse(message: response)
+        try await respond(to: request, kind: .query)
     }
 
     func executeMutation(
         request: ServerRequest<Google_Firebase_Dataconnect_V1_ExecuteMutationRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Firebase_Dataconnect_V1_ExecuteMutationResponse> {
+        try await respond(to: request, kind: .mutation)
+    }
+
+    /// Runs either method's request and fills its response: the two differ only in their message types.
+    private func respond<Request: ExecuteRequestMessage, Response: ExecuteResponseMessage>(
+        to request: ServerRequest<Request>, kind: ConnectorOperation.Kind
+    ) async throws(RPCError) -> ServerResponse<Response> {
         let message = request.message
         let body = try await run(
             name: message.name, operationName: message.operationName,
-            variables: message.hasVariables ? message.variables : nil, kind: .mutation, metadata: request.metadata)
-        var response = Google_Firebase_Dataconnect_V1_ExecuteMutationResponse()
+            variables: message.hasVariables ? message.variables : nil, kind: kind, metadata: request.metadata)
+        var response = Response()
         if let data = body.data { response.data = data }
         response.errors = body.errors
         if let extensions = body.extensions { response.extensions = extensions }
@@ -197,3 +196,24 @@ extension DataConnectEmulator {
         DataConnectGRPCCompanion(engine: engine, stopping: stopping)
     }
 }
+
+/// `ExecuteQueryRequest` and `ExecuteMutationRequest`: the same fields under two names.
+protocol ExecuteRequestMessage: Sendable {
+    var name: String { get }
+    var operationName: String { get }
+    var variables: Google_Protobuf_Struct { get }
+    var hasVariables: Bool { get }
+}
+
+/// `ExecuteQueryResponse` and `ExecuteMutationResponse`: the same fields under two names.
+protocol ExecuteResponseMessage: Sendable {
+    init()
+    var data: Google_Protobuf_Struct { get set }
+    var errors: [Google_Firebase_Dataconnect_V1_GraphqlError] { get set }
+    var extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions { get set }
+}
+
+extension Google_Firebase_Dataconnect_V1_ExecuteQueryRequest: ExecuteRequestMessage {}
+extension Google_Firebase_Dataconnect_V1_ExecuteMutationRequest: ExecuteRequestMessage {}
+extension Google_Firebase_Dataconnect_V1_ExecuteQueryResponse: ExecuteResponseMessage {}
+extension Google_Firebase_Dataconnect_V1_ExecuteMutationResponse: ExecuteResponseMessage {}

@@ -237,7 +237,7 @@ actor StreamSession {
         }
         subscriptions.removeValue(forKey: id)?.poll?.cancel()
         let etag = Self.etag(body)
-        let policy = RefreshPolicy(prepared, schema: engine.workspace.schema)
+        let policy = prepared.refresh
         var subscription = Subscription(
             connector: connector, operationName: request.operationName, variables: variables, auth: auth,
             policy: policy, etag: etag)

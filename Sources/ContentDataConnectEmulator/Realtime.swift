@@ -65,11 +65,11 @@ struct RefreshPolicy: Sendable {
     /// The tables of a query whose root fields all read one entity; empty otherwise.
     var singleEntityTables: Set<String> = []
 
-    /// The policy of a prepared query.
-    init(_ prepared: DataConnectEngine.PreparedOperation, schema: DataConnectSchema) {
-        guard
-            let definition = prepared.document.definitions.lazy.compactMap({ $0 as? OperationDefinition }).first
-        else { return }
+    /// The policy of an operation's document (a query's; a mutation's is never used).
+    init(_ document: Document, schema: DataConnectSchema) {
+        guard let definition = document.definitions.lazy.compactMap({ $0 as? OperationDefinition }).first else {
+            return
+        }
         for directive in definition.directives where directive.name.value == "refresh" {
             for argument in directive.arguments {
                 switch argument.name.value {
@@ -137,15 +137,15 @@ struct RefreshPolicy: Sendable {
     }
 }
 
-extension DataConnectEngine {
+extension RefreshPolicy {
     /// The tables a mutation's single-entity root fields write, by type name.
-    func singleEntityTables(of document: Document) -> Set<String> {
+    static func singleEntityTables(writtenBy document: Document, schema: DataConnectSchema) -> Set<String> {
         guard let definition = document.definitions.lazy.compactMap({ $0 as? OperationDefinition }).first else {
             return []
         }
         var tables: Set<String> = []
         let bySingular = Dictionary(
-            workspace.schema.tables.map { ($0.singular, $0.typeName) }, uniquingKeysWith: { first, _ in first })
+            schema.tables.map { ($0.singular, $0.typeName) }, uniquingKeysWith: { first, _ in first })
         for case let field as Field in definition.selectionSet.selections {
             let name = field.name.value
             for verb in ["_insert", "_update", "_upsert", "_delete"] where name.hasSuffix(verb) {

@@ -103,6 +103,7 @@ struct AEMSignInEndToEndTests {
             #expect(dryRun.status == 0)
             #expect(dryRun.stdout.contains(#"-H "Authorization: Bearer $AEM_ACCESS_TOKEN""#))
             #expect(dryRun.stderr.contains("--dry-run fetches no token; set AEM_ACCESS_TOKEN to one from IMS"))
+            #expect(dryRun.stderr.contains("gets it at \(base)/ims/exchange/jwt"), "\(dryRun.stderr)")
             for output in [first, second, renewed, dryRun] {
                 for secret in try Self.secrets(in: scratch) {
                     #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret))
