@@ -150,6 +150,7 @@ let package = Package(
                 "ContentDataConnectWire", .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the FTS5 auxiliary function that ranks full-text matches.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

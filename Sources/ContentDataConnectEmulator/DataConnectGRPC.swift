@@ -8,6 +8,7 @@ internal import GRPCNIOTransportHTTP2Posix
 public import Logging
 internal import NIOConcurrencyHelpers
 internal import NIOCore
+internal import NIOPosix
 internal import SwiftProtobuf
 
 /// `google.firebase.dataconnect.v1.ConnectorService` over gRPC, as the iOS and Android SDKs call it: the operations
@@ -146,12 +147,16 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
     }
 }
 
-/// The gRPC server beside the Data Connect routes: it listens on a loopback port of its own, and `content serve`
-/// relays the HTTP/2 connections of the Data Connect port to it.
+/// The gRPC server beside the Data Connect routes.
+///
+/// The port's HTTP/2 connections are handed to it as they are, and served on their own channels, with no second hop;
+/// it also listens on a loopback port of its own, which `content serve` relays to when a connection cannot be handed
+/// over.
 final class DataConnectGRPCCompanion: EmulatorCompanion {
     private let engine: DataConnectEngine
-    private let server = NIOLockedValueBox<GRPCServer<HTTP2ServerTransport.Posix>?>(nil)
+    private let server = NIOLockedValueBox<GRPCServer<HTTP2ServerTransport.Custom<AdoptingListener>>?>(nil)
     private let stopping: StopSignal
+    private let listener = AdoptingListener()
 
     init(engine: DataConnectEngine, stopping: StopSignal) {
         self.engine = engine
@@ -159,11 +164,10 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
     }
 
     func run(onListening: @escaping @Sendable (NIOCore.SocketAddress) -> Void) async throws {
-        var config = HTTP2ServerTransport.Posix.Config.defaults
+        var config = HTTP2ServerTransport.Custom<AdoptingListener>.Config.defaults
         // The REST API's body limit, so that the same operation is refused, or not, on both.
         config.rpc.maxRequestPayloadSize = 16 << 20
-        let transport = HTTP2ServerTransport.Posix(
-            address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext, config: config)
+        let transport = HTTP2ServerTransport.Custom(listenerFactory: listener, config: config)
         let server = GRPCServer(
             transport: transport,
             services: [
@@ -174,9 +178,7 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         if stopping.isStopped { server.beginGracefulShutdown() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.serve() }
-            if let address = try await transport.listeningAddress.ipv4 {
-                onListening(try NIOCore.SocketAddress(ipAddress: address.host, port: address.port))
-            }
+            if let address = await listener.address() { onListening(address) }
             try await group.waitForAll()
         }
     }
@@ -184,6 +186,123 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
     func beginGracefulShutdown() {
         stopping.stop()
         server.withLockedValue { $0 }?.beginGracefulShutdown()
+        // The listener's quiescing reaches the connections it accepted; the adopted ones are told here.
+        listener.quiesceAdopted()
+    }
+
+    func adopt(_ channel: any Channel) -> Bool {
+        listener.adopt(channel)
+    }
+}
+
+/// The gRPC transport's listener: a loopback socket, and the connections of the Data Connect port handed to it as
+/// if it had accepted them.
+///
+/// A handed-over connection enters the listening channel's pipeline after its accepting handler, where the transport
+/// configures the gRPC pipeline on it as on any accepted connection; the configuration then fires
+/// ``EmulatorCompanionReady`` so that the port's handler passes on the bytes it read.
+final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
+    let eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    private let state = NIOLockedValueBox(
+        (listening: (any Channel)?.none, waiting: [CheckedContinuation<NIOCore.SocketAddress?, Never>](), ended: false))
+    private let adopted = NIOLockedValueBox([ObjectIdentifier: any Channel]())
+
+    func makeListeningChannel(
+        listenerConfigurator: HTTP2ServerTransport.ListenerConfigurator,
+        connectionConfigurator: HTTP2ServerTransport.ConnectionConfigurator
+    ) async throws -> NIOAsyncChannel<HTTP2ServerTransport.ConnectionConfigurator.ConnectionChannel, Never> {
+        let listening: NIOAsyncChannel<HTTP2ServerTransport.ConnectionConfigurator.ConnectionChannel, Never>
+        do {
+            listening = try await ServerBootstrap(group: eventLoopGroup)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelInitializer { listenerConfigurator.configure(channel: $0) }
+                .bind(host: "127.0.0.1", port: 0) { channel in
+                    connectionConfigurator.configure(channel: channel, tls: .none).map { configured in
+                        channel.pipeline.fireUserInboundEventTriggered(EmulatorCompanionReady())
+                        return configured
+                    }
+                }
+            // The listener registers each channel it has accepted once the transport has it; an adopted one is
+            // registered already, with its own server, so it stops short of that.
+            let adopted = self.adopted
+            try await listening.channel.eventLoop.submit {
+                try listening.channel.pipeline.syncOperations.addHandler(
+                    AdoptedChannelStop(isAdopted: { channel in
+                        adopted.withLockedValue { $0[ObjectIdentifier(channel)] != nil }
+                    }))
+            }.get()
+        } catch {
+            settle(nil)
+            throw error
+        }
+        settle(listening.channel)
+        return listening
+    }
+
+    /// The loopback address once bound, or `nil` when binding failed.
+    func address() async -> NIOCore.SocketAddress? {
+        await withCheckedContinuation { continuation in
+            let now = state.withLockedValue { state -> NIOCore.SocketAddress?? in
+                guard state.ended else {
+                    state.waiting.append(continuation)
+                    return nil
+                }
+                return .some(state.listening?.localAddress)
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+
+    private func settle(_ channel: (any Channel)?) {
+        let waiting = state.withLockedValue { state in
+            state.listening = channel
+            state.ended = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume(returning: channel?.localAddress) }
+    }
+
+    /// Hands a connection to the transport, unless it is not listening.
+    func adopt(_ channel: any Channel) -> Bool {
+        guard let listening = state.withLockedValue({ $0.listening }), listening.isActive else { return false }
+        let id = ObjectIdentifier(channel)
+        adopted.withLockedValue { $0[id] = channel }
+        channel.closeFuture.whenComplete { _ in _ = self.adopted.withLockedValue { $0.removeValue(forKey: id) } }
+        listening.eventLoop.execute {
+            // After the accepting handler: the rest of the listener's pipeline takes the channel as accepted.
+            guard let accept = try? listening.pipeline.syncOperations.context(name: "AcceptHandler") else {
+                channel.close(promise: nil)
+                return
+            }
+            accept.fireChannelRead(NIOAny(channel))
+        }
+        return true
+    }
+
+    /// Asks each adopted connection to finish its calls and close, as the listener does its own.
+    func quiesceAdopted() {
+        for channel in adopted.withLockedValue({ Array($0.values) }) {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+    }
+}
+
+/// Last in the listener's pipeline: keeps an adopted connection from the listening socket's own handling, which would
+/// register it a second time.
+final class AdoptedChannelStop: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    private let isAdopted: @Sendable (any Channel) -> Bool
+
+    init(isAdopted: @escaping @Sendable (any Channel) -> Bool) {
+        self.isAdopted = isAdopted
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if isAdopted(unwrapInboundIn(data)) { return }
+        context.fireChannelRead(data)
     }
 }
 

@@ -165,7 +165,7 @@ public struct EmulatorServer: Sendable {
         let host = urlHost
         let notes = service.notes
         let companion = service.companion(logger: logger)
-        let relay = companion.map { _ in HTTP2RelayTarget() }
+        let relay = companion.map { HTTP2RelayTarget(companion: $0) }
         let webSocket = service.webSocketEndpoint(logger: logger)
         return EmulatorHTTPService(
             name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, companion: companion,
@@ -308,7 +308,7 @@ extension EmulatorServer {
         _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let relay = companion.map { _ in HTTP2RelayTarget() }
+        let relay = companion.map { HTTP2RelayTarget(companion: $0) }
         let app = EmulatorConnectionPolicy().application(
             router: router, address: .hostname("127.0.0.1", port: 0),
             logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }, relay: relay,

@@ -7,10 +7,11 @@ internal import NIOPosix
 
 /// A server a service runs beside its HTTP/1.1 one, reached through the same port: connections that open with the
 /// HTTP/2 connection preface (gRPC clients, which speak HTTP/2 with prior knowledge on a plain-text port, as the
-/// Firebase SDKs do with an emulator) are relayed to it, everything else is answered by the service's routes.
+/// Firebase SDKs do with an emulator) go to it, everything else is answered by the service's routes.
 ///
-/// This is how one port serves both, as Firebase's emulator does on 9399: the companion listens on a loopback port
-/// of its own, and the front door relays bytes both ways without reading them.
+/// This is how one port serves both, as Firebase's emulator does on 9399. A companion that can ``adopt(_:)`` a
+/// connection serves it on the connection's own channel; otherwise the companion listens on a loopback port of its
+/// own, and the front door relays bytes both ways without reading them.
 public protocol EmulatorCompanion: Sendable {
     /// Serves until ``beginGracefulShutdown()`` and its open calls end.
     ///
@@ -20,11 +21,41 @@ public protocol EmulatorCompanion: Sendable {
 
     /// Stops taking new calls, lets open ones finish, and then makes ``run(onListening:)`` return.
     func beginGracefulShutdown()
+
+    /// Takes over a connection of the port that opened with the HTTP/2 preface, to serve it in place instead of
+    /// through the relay: one hop less for every call.
+    ///
+    /// The caller holds the bytes read so far. Once the companion's handlers are in the channel's pipeline, it fires
+    /// ``EmulatorCompanionReady`` from the pipeline's head, and the caller then passes the bytes on and steps aside.
+    /// Called on the channel's event loop.
+    ///
+    /// - Parameter channel: The connection.
+    /// - Returns: `false` when the companion cannot take it (then the connection is relayed).
+    func adopt(_ channel: any Channel) -> Bool
 }
 
-/// Where HTTP/2 connections go: the companion's address once it listens.
+extension EmulatorCompanion {
+    /// Adopts nothing: every connection is relayed.
+    ///
+    /// - Parameter channel: Unused.
+    /// - Returns: `false`.
+    public func adopt(_ channel: any Channel) -> Bool { false }
+}
+
+/// What an ``EmulatorCompanion`` fires through an adopted connection once its own handlers are in place.
+public struct EmulatorCompanionReady: Sendable {
+    /// Creates the event.
+    public init() {}
+}
+
+/// Where HTTP/2 connections go: the companion, which may adopt them, and its address once it listens.
 final class HTTP2RelayTarget: Sendable {
     private let address = NIOLockedValueBox<SocketAddress?>(nil)
+    let companion: any EmulatorCompanion
+
+    init(companion: any EmulatorCompanion) {
+        self.companion = companion
+    }
 
     var current: SocketAddress? { address.withLockedValue { $0 } }
 
@@ -95,6 +126,7 @@ final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, Re
     private enum State {
         case sniffing
         case connecting
+        case adopting
         case done
     }
 
@@ -166,6 +198,17 @@ final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, Re
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if state == .adopting, event is EmulatorCompanionReady {
+            // The companion's handlers follow this one: they get what was held, and this one steps aside.
+            state = .done
+            // They were added to an active channel: they see it become active now, as on a connection they accept.
+            context.fireChannelActive()
+            if let held { context.fireChannelRead(NIOAny(held)) }
+            held = nil
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            promise.succeed(.relayed)
+            return
+        }
         // A client that stops sending before it has said what it speaks will never say it.
         if state != .done, let event = event as? ChannelEvent, event == .inputClosed {
             context.close(promise: nil)
@@ -194,6 +237,10 @@ final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, Re
 
     private func startRelay(context: ChannelHandlerContext) {
         timer?.cancel()
+        if target.current != nil, target.companion.adopt(context.channel) {
+            state = .adopting
+            return
+        }
         guard let upstream = target.current else {
             // Nothing serves HTTP/2 here: close rather than answer HTTP/2 frames with HTTP/1.1.
             context.close(promise: nil)
