@@ -8,6 +8,7 @@ internal import GRPCNIOTransportHTTP2Posix
 public import Logging
 internal import NIOConcurrencyHelpers
 internal import NIOCore
+internal import NIOHTTP2
 internal import NIOPosix
 internal import SwiftProtobuf
 
@@ -167,6 +168,8 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         var config = HTTP2ServerTransport.Custom<AdoptingListener>.Config.defaults
         // The REST API's body limit, so that the same operation is refused, or not, on both.
         config.rpc.maxRequestPayloadSize = 16 << 20
+        // A client that never answers the shutdown's ping does not hold the shutdown past this.
+        config.connection.maxGraceTime = .seconds(5)
         let transport = HTTP2ServerTransport.Custom(listenerFactory: listener, config: config)
         let server = GRPCServer(
             transport: transport,
@@ -176,8 +179,12 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
             ])
         self.server.withLockedValue { $0 = server }
         if stopping.isStopped { server.beginGracefulShutdown() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.serve() }
+        try await withThrowingTaskGroup(of: Void.self) { [listener] group in
+            group.addTask {
+                // A server that ends before it listens (stopped first, or failing) leaves no one waiting.
+                defer { listener.settleIfWaiting() }
+                try await server.serve()
+            }
             if let address = await listener.address() { onListening(address) }
             try await group.waitForAll()
         }
@@ -216,9 +223,11 @@ final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
             listening = try await ServerBootstrap(group: eventLoopGroup)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .serverChannelInitializer { listenerConfigurator.configure(channel: $0) }
-                .bind(host: "127.0.0.1", port: 0) { channel in
-                    connectionConfigurator.configure(channel: channel, tls: .none).map { configured in
-                        channel.pipeline.fireUserInboundEventTriggered(EmulatorCompanionReady())
+                .bind(host: "127.0.0.1", port: 0) { [adopted] channel in
+                    connectionConfigurator.configure(channel: channel, tls: .none).flatMapThrowing { configured in
+                        if adopted.withLockedValue({ $0[ObjectIdentifier(channel)] != nil }) {
+                            try Self.finishAdoption(channel)
+                        }
                         return configured
                     }
                 }
@@ -239,6 +248,17 @@ final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
         return listening
     }
 
+    /// What an adopted connection needs that an accepted one gets from its listener: the gRPC handlers behind the
+    /// HTTP/2 one see it become active (which starts their keepalive and idle timers; the HTTP/2 handler, added to an
+    /// active channel, keeps that event to itself), a client that stops sending is done (the port's connections
+    /// allow half-closure, which no gRPC client uses), and the port's handler is told to pass on what it holds.
+    private static func finishAdoption(_ channel: any Channel) throws {
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(ClosingOnInputClosed(), position: .first)
+        try pipeline.context(handlerType: NIOHTTP2Handler.self).fireChannelActive()
+        channel.pipeline.fireUserInboundEventTriggered(EmulatorCompanionReady())
+    }
+
     /// The loopback address once bound, or `nil` when binding failed.
     func address() async -> NIOCore.SocketAddress? {
         await withCheckedContinuation { continuation in
@@ -251,6 +271,12 @@ final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
             }
             if let now { continuation.resume(returning: now) }
         }
+    }
+
+    /// Ends the wait for an address that will not come.
+    func settleIfWaiting() {
+        guard !state.withLockedValue({ $0.ended }) else { return }
+        settle(nil)
     }
 
     private func settle(_ channel: (any Channel)?) {
@@ -285,6 +311,19 @@ final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
         for channel in adopted.withLockedValue({ Array($0.values) }) {
             channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
+    }
+}
+
+/// Closes a connection whose client has stopped sending.
+final class ClosingOnInputClosed: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }
 

@@ -56,6 +56,8 @@ actor StreamSession {
         var policy: RefreshPolicy
         var etag: String?
         var poll: Task<Void, Never>?
+        /// Which subscription under this id: a refresh that ran while the id was subscribed again is dropped.
+        var generation: UInt64 = 0
     }
 
     private let engine: DataConnectEngine
@@ -63,6 +65,7 @@ actor StreamSession {
     private var subscriptions: [String: Subscription] = [:]
     /// The last `name` seen: later requests on the stream may leave it out.
     private var name: String?
+    private var nextGeneration: UInt64 = 0
     /// The caller's latest ID token: the SDKs send it in a request's headers when it changes (the Flutter SDK in a
     /// request of its own, with no operation), and it holds for the requests after.
     private var token: String?
@@ -168,10 +171,18 @@ actor StreamSession {
         let outcome = await engine.execute(
             connector: subscription.connector, operationName: subscription.operationName, kind: .query,
             variables: subscription.variables, auth: subscription.auth)
-        guard case .response(let body) = outcome else { return }
+        // The subscription may have been cancelled, or replaced under the same id, while the query ran.
+        guard subscriptions[id]?.generation == subscription.generation else { return }
+        let body: JSONValue
+        switch outcome {
+        case .response(let answered):
+            body = answered
+        case .failure(let failure):
+            // A resume's client waits for an answer; a refresh that fails sends nothing new.
+            if always { await refuse(id: id, code: DataConnectGRPCService.code(failure.status), failure.message) }
+            return
+        }
         let etag = Self.etag(body)
-        // The subscription may have been cancelled while the query ran.
-        guard subscriptions[id] != nil else { return }
         let clientHas = held.map { !$0.isEmpty && $0 == etag } ?? (subscriptions[id]?.etag == etag)
         subscriptions[id]?.etag = etag
         if !clientHas {
@@ -238,9 +249,10 @@ actor StreamSession {
         subscriptions.removeValue(forKey: id)?.poll?.cancel()
         let etag = Self.etag(body)
         let policy = prepared.refresh
+        nextGeneration &+= 1
         var subscription = Subscription(
             connector: connector, operationName: request.operationName, variables: variables, auth: auth,
-            policy: policy, etag: etag)
+            policy: policy, etag: etag, generation: nextGeneration)
         if let every = policy.every {
             subscription.poll = Task { [weak self] in
                 while !Task.isCancelled {

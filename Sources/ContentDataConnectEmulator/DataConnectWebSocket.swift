@@ -12,9 +12,10 @@ internal import SwiftProtobuf
 ///
 /// Each message from the client is a `StreamRequest` in protobuf's JSON form (`requestId`, `subscribe: {
 /// operationName, variables }`, `headers`); each answer is a text message `{"result": StreamResponse}`, which is
-/// what the web SDK reads from the emulator (its `parseWebSocketData`: text frames must wrap the response in
-/// `result`; the production service sends binary frames, unwrapped). A message that is not a request closes the
-/// connection with 1007 and what was wrong; the server stopping closes it normally.
+/// what the web SDK reads from the emulator (firebase-js-sdk's `WebSocketTransport.parseWebSocketData`: a text
+/// message must wrap the response in `result`, a binary one, which its comment says production sends, is the response
+/// itself; FlutterFire's WebSocket transport reads the same path and messages). A message that is not a request
+/// closes the connection with 1007 and what was wrong; the server stopping closes it with 1001.
 struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
     static let pathPrefix = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/"
 
@@ -25,7 +26,7 @@ struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
         path.hasPrefix(Self.pathPrefix)
     }
 
-    func serve(_ connection: EmulatorWebSocketConnection) async {
+    func serve(_ connection: EmulatorWebSocketConnection) async throws {
         if let refusal = refusal(path: connection.path) {
             await connection.close(.policyViolation, reason: refusal)
             return
@@ -41,11 +42,13 @@ struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
                     // A client that went away leaves nothing to write to; its stream is ending.
                     try? await connection.send(frame)
                 })
-            await connection.close(.normal, reason: "")
+            if stopping.isStopped {
+                await connection.close(.goingAway, reason: "the emulator is stopping")
+            } else {
+                await connection.close(.normal, reason: "")
+            }
         } catch let error as MalformedRequest {
             await connection.close(.invalidMessage, reason: error.reason)
-        } catch {
-            // The client went away mid-message; there is no one to tell.
         }
     }
 
@@ -105,7 +108,11 @@ struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
     /// A response as the emulator sends it: `{"result": …}`.
     static func frame(_ response: Google_Firebase_Dataconnect_V1_StreamResponse) -> String? {
         guard let json = try? response.jsonString() else { return nil }
-        return "{\"result\":" + json + "}"
+        // The web SDK refuses a message without `requestId`, which protobuf's JSON form leaves out when it is empty
+        // (the refusal of a request that had none).
+        guard response.requestID.isEmpty else { return "{\"result\":" + json + "}" }
+        let rest = json.dropFirst()
+        return "{\"result\":{\"requestId\":\"\"" + (rest == "}" ? "" : ",") + rest + "}"
     }
 }
 

@@ -3,6 +3,7 @@ internal import HummingbirdCore
 internal import Logging
 internal import NIOConcurrencyHelpers
 internal import NIOCore
+internal import NIOHTTP1
 
 /// Whether the client of one connection is still there, for the requests answered on it.
 ///
@@ -88,11 +89,22 @@ struct DisconnectAwareHTTP1Channel<Wrapped: ServerChildChannel>: ServerChildChan
     }
 
     let http: Wrapped
+    /// A read timeout kept until the first request's head is read, for a channel whose own starts only then (the
+    /// one that may become a WebSocket).
+    var firstRequestTimeout: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let lifetime = ConnectionLifetime()
-            try channel.pipeline.syncOperations.addHandler(ConnectionEndHandler(lifetime: lifetime), position: .first)
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(ConnectionEndHandler(lifetime: lifetime), position: .first)
+            if let firstRequestTimeout {
+                // After the request decoder: what counts is a whole head, not bytes trickling in.
+                let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                let idle = IdleStateHandler(readTimeout: firstRequestTimeout)
+                try pipeline.addHandler(idle, position: .after(decoder))
+                try pipeline.addHandler(FirstRequestTimeout(idle: idle), position: .after(idle))
+            }
             return Value(http: value, lifetime: lifetime)
         }
     }
@@ -101,6 +113,36 @@ struct DisconnectAwareHTTP1Channel<Wrapped: ServerChildChannel>: ServerChildChan
         await ConnectionLifetime.$current.withValue(value.lifetime) {
             await http.handle(value: value.http, logger: logger)
         }
+    }
+}
+
+/// Closes a connection whose first request head has not come within the read timeout of the `IdleStateHandler`
+/// before it, and takes both out of the pipeline once it has.
+final class FirstRequestTimeout: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let idle: IdleStateHandler
+
+    init(idle: IdleStateHandler) {
+        self.idle = idle
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let isHead = if case .head = unwrapInboundIn(data) { true } else { false }
+        context.fireChannelRead(data)
+        if isHead {
+            context.pipeline.syncOperations.removeHandler(idle, promise: nil)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? IdleStateHandler.IdleStateEvent, event == .read {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }
 

@@ -6,6 +6,7 @@ internal import HummingbirdWebSocket
 internal import Logging
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTPTypesHTTP1
 
 /// How the servers of `content serve` treat connections and callers: idle connections close, the number of open
 /// connections is bounded below the descriptor limit, and only requests meant for a local service get through.
@@ -51,9 +52,13 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
                     configuration: .init(
                         http1: configuration,
                         ws: .init(maxFrameSize: Self.maximumWebSocketMessage, closeTimeout: .seconds(5))),
-                    shouldUpgrade: { request, _, _ in self.webSocketUpgrade(request, endpoint: webSocket, host: host) })
-                return Self.sniffing(
-                    DisconnectAwareHTTP1Channel(http: upgradable), relay: relay, idleTimeout: nanoseconds)
+                    shouldUpgrade: { request, channel, _ in
+                        self.webSocketUpgrade(request, channel: channel, endpoint: webSocket, host: host)
+                    })
+                // Hummingbird's idle timeout starts only once a request head is read on this channel; until then, ours.
+                let channel = DisconnectAwareHTTP1Channel(
+                    http: upgradable, firstRequestTimeout: .nanoseconds(nanoseconds))
+                return Self.sniffing(channel, relay: relay, idleTimeout: nanoseconds)
             }
             let http1 = DisconnectAwareHTTP1Channel(
                 http: HTTP1Channel(responder: responder, configuration: configuration))
@@ -167,13 +172,18 @@ struct LocalRequestGuard: RouterMiddleware {
 }
 
 /// Put among Hummingbird's additional handlers, which sit after the request has lost its HTTP version; it moves
-/// the real handler in right after NIO's request decoder, where the version and `Connection` header are still seen.
+/// the real handler in right before the conversion to HTTP types, where the version and `Connection` header are
+/// still seen.
 final class HTTP1ConnectionPersistenceInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
-        if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
+        // Right before the conversion to HTTP types: after the upgrade handler where a connection may become a
+        // WebSocket, which passes the first request on from its own place in the pipeline.
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(HTTP1ConnectionPersistence(), position: .before(codec))
+        } else if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
             try? pipeline.addHandler(HTTP1ConnectionPersistence(), position: .after(decoder))
         }
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)

@@ -117,16 +117,19 @@ public struct EmulatorServer: Sendable {
         // of stopping (Ctrl-C cancels this task, SIGTERM reaches the group, one service failing) is a graceful
         // shutdown instead. The group runs outside this task so that its cancellation does not reach the
         // servers directly.
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services.map {
-                    .init(
-                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
-                        failureTerminationBehavior: .gracefullyShutdownGroup)
-                },
-                gracefulShutdownSignals: [.sigterm],
-                logger: logger
-            ))
+        var configuration = ServiceGroupConfiguration(
+            services: services.map {
+                .init(
+                    service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                    failureTerminationBehavior: .gracefullyShutdownGroup)
+            },
+            gracefulShutdownSignals: [.sigterm],
+            logger: logger
+        )
+        // A client that never reads can hold a connection's last write forever; past this, the servers are
+        // cancelled instead, which drops what is left.
+        configuration.maximumGracefulShutdownDuration = Self.gracefulShutdownLimit
+        let group = ServiceGroup(configuration: configuration)
         let running = Task { try await group.run() }
         do {
             try await withTaskCancellationHandler {
@@ -136,10 +139,16 @@ public struct EmulatorServer: Sendable {
             }
         } catch let error as EmulatorError {
             throw error
+        } catch is CancellationError {
+            // A shutdown that ran past its limit and was cancelled: stopped all the same.
+            logger.warning("stopping took longer than \(Self.gracefulShutdownLimit); open connections were dropped")
         } catch {
             throw EmulatorError.startFailed("\(error)")
         }
     }
+
+    /// How long a graceful shutdown may take before the servers are cancelled.
+    static let gracefulShutdownLimit = Duration.seconds(10)
 
     /// "neither aem/, resource/ nor a Data Connect workspace (…)": folders first, then the rest, in registry order.
     private static func neither(_ parts: [String]) -> String {

@@ -20,7 +20,9 @@ public protocol EmulatorWebSocketEndpoint: Sendable {
     /// Serves one connection until its client closes it or the server stops; returning closes it normally.
     ///
     /// - Parameter connection: The connection.
-    func serve(_ connection: EmulatorWebSocketConnection) async
+    /// - Throws: What reading its messages threw (a message too large, a frame that breaks the protocol), which
+    ///   closes the connection with the code that says so.
+    func serve(_ connection: EmulatorWebSocketConnection) async throws
 }
 
 /// One upgraded connection as a service sees it: the request that opened it, the messages it sends, and a way to
@@ -57,6 +59,7 @@ public struct EmulatorWebSocketConnection: Sendable {
     /// Each message the client sends, text or binary, as text: binary messages are read as UTF-8.
     public let messages: Messages
     let outbound: WebSocketOutboundWriter
+    let channel: any Channel
 
     /// Sends a text message.
     ///
@@ -68,12 +71,27 @@ public struct EmulatorWebSocketConnection: Sendable {
 
     /// Closes the connection with a code and a reason (at most 123 bytes of UTF-8 are sent, as RFC 6455 allows).
     ///
+    /// A client that does not read in time (its socket full, so that the close frame cannot be written) has the
+    /// connection dropped instead.
+    ///
     /// - Parameters:
     ///   - code: Why.
     ///   - reason: What the client reads.
     public func close(_ code: CloseCode, reason: String) async {
-        try? await outbound.close(code.code, reason: Self.truncated(reason))
+        let (outbound, channel) = (self.outbound, self.channel)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await outbound.close(code.code, reason: Self.truncated(reason)) }
+            group.addTask {
+                guard (try? await Task.sleep(for: Self.closeDeadline)) != nil else { return }
+                channel.close(promise: nil)
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
+
+    /// How long a close frame may wait to be written.
+    static let closeDeadline = Duration.seconds(2)
 
     /// The longest prefix of `reason` that fits a close frame, cut at a character boundary.
     static func truncated(_ reason: String) -> String {
@@ -121,7 +139,7 @@ extension EmulatorConnectionPolicy {
     /// What the server answers an upgrade request with: the endpoint's handler, or one that closes the connection
     /// saying why it is not served.
     func webSocketUpgrade(
-        _ request: HTTPRequest, endpoint: any EmulatorWebSocketEndpoint, host: String
+        _ request: HTTPRequest, channel: any Channel, endpoint: any EmulatorWebSocketEndpoint, host: String
     ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let path = String((request.path ?? "/").prefix { $0 != "?" })
         let refusal = LocalRequestGuard(host: host, policy: self).refusal(
@@ -132,12 +150,13 @@ extension EmulatorConnectionPolicy {
         return .upgrade([:]) { inbound, outbound, _ in
             let connection = EmulatorWebSocketConnection(
                 path: path, headers: headers,
-                messages: .init(inbound: inbound, maximumSize: Self.maximumWebSocketMessage), outbound: outbound)
+                messages: .init(inbound: inbound, maximumSize: Self.maximumWebSocketMessage), outbound: outbound,
+                channel: channel)
             if let reason {
                 await connection.close(.policyViolation, reason: reason)
                 return
             }
-            await endpoint.serve(connection)
+            try await endpoint.serve(connection)
         }
     }
 }

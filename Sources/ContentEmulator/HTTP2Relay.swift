@@ -76,8 +76,8 @@ final class HTTP2RelayTarget: Sendable {
     }
 }
 
-/// A connection whose first bytes decide what it is: the HTTP/2 preface goes to the relay, anything else to
-/// Hummingbird's HTTP/1.1 channel.
+/// A connection whose first bytes decide what it is: the HTTP/2 preface goes to the companion (adopted, or else
+/// relayed), anything else to Hummingbird's HTTP/1.1 channel.
 struct ProtocolSniffingChannel<HTTP1: ServerChildChannel>: ServerChildChannel {
     enum Sniffed: Sendable {
         case http1(HTTP1.Value)
@@ -111,7 +111,7 @@ struct ProtocolSniffingChannel<HTTP1: ServerChildChannel>: ServerChildChannel {
         case .http1(let http)?:
             await http1.handle(value: http, logger: logger)
         case .relayed?:
-            // The relay's handlers move the bytes; the connection is this task's until it closes.
+            // The companion's handlers (or the relay's) own the connection now; it is this task's until it closes.
             try? await value.channel.closeFuture.get()
         case nil:
             break
@@ -201,9 +201,13 @@ final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, Re
         if state == .adopting, event is EmulatorCompanionReady {
             // The companion's handlers follow this one: they get what was held, and this one steps aside.
             state = .done
-            // They were added to an active channel: they see it become active now, as on a connection they accept.
-            context.fireChannelActive()
-            if let held { context.fireChannelRead(NIOAny(held)) }
+            timer?.cancel()
+            if let held {
+                context.fireChannelRead(NIOAny(held))
+                // The socket's read-complete passed before these handlers were here; without one they would hold
+                // what they read until the next.
+                context.fireChannelReadComplete()
+            }
             held = nil
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             promise.succeed(.relayed)
@@ -237,8 +241,12 @@ final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, Re
 
     private func startRelay(context: ChannelHandlerContext) {
         timer?.cancel()
+        timer = nil
         if target.current != nil, target.companion.adopt(context.channel) {
+            // The idle timer is started again: a companion that never gets ready does not hold the connection.
             state = .adopting
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            timer = context.eventLoop.scheduleTask(in: idleTimeout) { loopBound.value.close(promise: nil) }
             return
         }
         guard let upstream = target.current else {
@@ -283,7 +291,7 @@ final class PrefaceSniffer<HTTP1: ServerChildChannel>: ChannelInboundHandler, Re
 enum HTTP2Preface {
     /// RFC 9113 §3.4: every HTTP/2 connection opens with these 24 octets.
     static let bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
-    /// The most bytes held while the relay connects; a client sending more before its first answer is closed.
+    /// The most bytes held until the companion takes them; a client sending more before its first answer is closed.
     static let maximumHeld = 1 << 20
 }
 
