@@ -120,13 +120,21 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
                 message: "name must be projects/{project}/locations/{location}/services/{service}/connectors/"
                     + "{connector}, was '\(name)'")
         }
-        guard parts[3] == workspace.location, parts[5] == workspace.serviceID else {
-            throw RPCError(
-                code: .notFound,
-                message: "service \(parts[5]) in \(parts[3]) not found; this emulator serves \(workspace.serviceID) in "
-                    + workspace.location)
+        if let mismatch = serviceMismatch(location: parts[3], service: parts[5], workspace: workspace) {
+            throw RPCError(code: .notFound, message: mismatch)
         }
         return parts[7]
+    }
+
+    /// Why a location and service named in a request are not this emulator's, or `nil` when they are.
+    static func serviceMismatch(
+        location: some StringProtocol, service: some StringProtocol, workspace: DataConnectWorkspace
+    )
+        -> String?
+    {
+        guard location != workspace.location || service != workspace.serviceID else { return nil }
+        return "service \(service) in \(location) not found; this emulator serves \(workspace.serviceID) in "
+            + workspace.location
     }
 
     /// The gRPC code of a status name the REST API writes.
@@ -148,11 +156,8 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
     }
 }
 
-/// The gRPC server beside the Data Connect routes.
-///
-/// The port's HTTP/2 connections are handed to it as they are, and served on their own channels, with no second hop;
-/// it also listens on a loopback port of its own, which `content serve` relays to when a connection cannot be handed
-/// over.
+/// The gRPC server beside the Data Connect routes: the port's HTTP/2 connections are handed to it as they are, and
+/// served on their own channels.
 final class DataConnectGRPCCompanion: EmulatorCompanion {
     private let engine: DataConnectEngine
     private let server = NIOLockedValueBox<GRPCServer<HTTP2ServerTransport.Custom<AdoptingListener>>?>(nil)
@@ -164,7 +169,7 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         self.stopping = stopping
     }
 
-    func run(onListening: @escaping @Sendable (NIOCore.SocketAddress) -> Void) async throws {
+    func run(onReady: @escaping @Sendable () -> Void) async throws {
         var config = HTTP2ServerTransport.Custom<AdoptingListener>.Config.defaults
         // The REST API's body limit, so that the same operation is refused, or not, on both.
         config.rpc.maxRequestPayloadSize = 16 << 20
@@ -182,10 +187,13 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         try await withThrowingTaskGroup(of: Void.self) { [listener] group in
             group.addTask {
                 // A server that ends before it listens (stopped first, or failing) leaves no one waiting.
-                defer { listener.settleIfWaiting() }
+                defer { listener.boundContinuation.finish() }
                 try await server.serve()
             }
-            if let address = await listener.address() { onListening(address) }
+            for await isListening in listener.bound {
+                if isListening { onReady() }
+                break
+            }
             try await group.waitForAll()
         }
     }
@@ -202,16 +210,17 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
     }
 }
 
-/// The gRPC transport's listener: a loopback socket, and the connections of the Data Connect port handed to it as
-/// if it had accepted them.
+/// The gRPC transport's listener: a loopback socket (the transport needs one; the port does not send to it), and the
+/// connections of the Data Connect port handed to it as if it had accepted them.
 ///
 /// A handed-over connection enters the listening channel's pipeline after its accepting handler, where the transport
 /// configures the gRPC pipeline on it as on any accepted connection; the configuration then fires
 /// ``EmulatorCompanionReady`` so that the port's handler passes on the bytes it read.
 final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
     let eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    private let state = NIOLockedValueBox(
-        (listening: (any Channel)?.none, waiting: [CheckedContinuation<NIOCore.SocketAddress?, Never>](), ended: false))
+    private let listening = NIOLockedValueBox<(any Channel)?>(nil)
+    /// One element once the transport has asked for the listening channel: whether it listens.
+    let (bound, boundContinuation) = AsyncStream<Bool>.makeStream()
     private let adopted = NIOLockedValueBox([ObjectIdentifier: any Channel]())
 
     func makeListeningChannel(
@@ -241,10 +250,11 @@ final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
                     }))
             }.get()
         } catch {
-            settle(nil)
+            boundContinuation.yield(false)
             throw error
         }
-        settle(listening.channel)
+        self.listening.withLockedValue { $0 = listening.channel }
+        boundContinuation.yield(true)
         return listening
     }
 
@@ -259,39 +269,9 @@ final class AdoptingListener: HTTP2ServerTransport.ListenerFactory {
         channel.pipeline.fireUserInboundEventTriggered(EmulatorCompanionReady())
     }
 
-    /// The loopback address once bound, or `nil` when binding failed.
-    func address() async -> NIOCore.SocketAddress? {
-        await withCheckedContinuation { continuation in
-            let now = state.withLockedValue { state -> NIOCore.SocketAddress?? in
-                guard state.ended else {
-                    state.waiting.append(continuation)
-                    return nil
-                }
-                return .some(state.listening?.localAddress)
-            }
-            if let now { continuation.resume(returning: now) }
-        }
-    }
-
-    /// Ends the wait for an address that will not come.
-    func settleIfWaiting() {
-        guard !state.withLockedValue({ $0.ended }) else { return }
-        settle(nil)
-    }
-
-    private func settle(_ channel: (any Channel)?) {
-        let waiting = state.withLockedValue { state in
-            state.listening = channel
-            state.ended = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for continuation in waiting { continuation.resume(returning: channel?.localAddress) }
-    }
-
     /// Hands a connection to the transport, unless it is not listening.
     func adopt(_ channel: any Channel) -> Bool {
-        guard let listening = state.withLockedValue({ $0.listening }), listening.isActive else { return false }
+        guard let listening = listening.withLockedValue({ $0 }), listening.isActive else { return false }
         let id = ObjectIdentifier(channel)
         adopted.withLockedValue { $0[id] = channel }
         channel.closeFuture.whenComplete { _ in _ = self.adopted.withLockedValue { $0.removeValue(forKey: id) } }

@@ -58,12 +58,8 @@ struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
         guard parts.count == 5, !parts[0].isEmpty, parts[1] == "locations", parts[3] == "services" else {
             return "the stream is at \(Self.pathPrefix){project}/locations/{location}/services/{service}"
         }
-        let workspace = engine.workspace
-        guard parts[2] == workspace.location, parts[4] == workspace.serviceID else {
-            return "service \(parts[4]) in \(parts[2]) not found; this emulator serves \(workspace.serviceID) in "
-                + workspace.location
-        }
-        return nil
+        return DataConnectGRPCService.serviceMismatch(
+            location: parts[2], service: parts[4], workspace: engine.workspace)
     }
 
     struct MalformedRequest: Error {

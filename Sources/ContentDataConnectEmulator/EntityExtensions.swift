@@ -143,9 +143,8 @@ extension DataConnectEngine {
     /// Wraps every resolver that answers rows of a table, and each mutation that answers keys, so that what they
     /// answer is noted for `extensions.dataConnect`.
     func attachEntityRecording() throws {
-        let tables = workspace.schema.tables.filter { !$0.isView }
-        let byType = Dictionary(tables.map { ($0.typeName, $0) }, uniquingKeysWith: { first, _ in first })
-        let bySingular = Dictionary(tables.map { ($0.singular, $0) }, uniquingKeysWith: { first, _ in first })
+        let bySingular = KeyedWrite.tablesBySingular(workspace.schema)
+        let byType = Dictionary(bySingular.values.map { ($0.typeName, $0) }, uniquingKeysWith: { first, _ in first })
         let mutation = schema.mutationType?.name
         for case let type as GraphQLObjectType in schema.typeMap.values {
             for (name, field) in try type.fields() {
@@ -156,10 +155,11 @@ extension DataConnectEngine {
                         (context as? ExecutionState)?.recordEntities(value, table: table, path: info.path)
                         return value
                     }
-                } else if type.name == mutation, let (table, action) = Self.keyAction(of: name, bySingular) {
+                } else if type.name == mutation, let write = KeyedWrite(field: name, tables: bySingular) {
                     field.resolve = { source, args, context, info in
                         let value = try await resolve(source, args, context, info)
-                        (context as? ExecutionState)?.recordKeys(value, table: table, action: action, path: info.path)
+                        (context as? ExecutionState)?.recordKeys(
+                            value, table: write.table, action: write.action, path: info.path)
                         return value
                     }
                 }
@@ -167,17 +167,44 @@ extension DataConnectEngine {
         }
     }
 
-    /// The table and `Action` of a mutation field that answers keys: `movie_insert` is CREATE on Movie.
-    private static func keyAction(of field: String, _ bySingular: [String: DataConnectSchema.Table]) -> (
-        DataConnectSchema.Table, String
-    )? {
-        let verbs = [
-            ("_insertMany", "CREATE"), ("_upsertMany", "UPSERT"), ("_insert", "CREATE"), ("_upsert", "UPSERT"),
-            ("_update", "UPDATE"), ("_delete", "DELETE"),
-        ]
-        for (suffix, action) in verbs where field.hasSuffix(suffix) {
-            if let table = bySingular[String(field.dropLast(suffix.count))] { return (table, action) }
+}
+
+/// A mutation root field that writes rows and answers their keys: `movie_insert` is `CREATE` on Movie.
+struct KeyedWrite {
+    var table: DataConnectSchema.Table
+    /// The `Action` enum's name.
+    var action: String
+    /// `_insertMany` and `_upsertMany`, which answer a list of keys.
+    var isMany: Bool
+
+    private static let verbs = [
+        ("_insertMany", "CREATE", true), ("_upsertMany", "UPSERT", true), ("_insert", "CREATE", false),
+        ("_upsert", "UPSERT", false), ("_update", "UPDATE", false), ("_delete", "DELETE", false),
+    ]
+
+    /// The write a field name makes, or `nil`.
+    ///
+    /// - Parameters:
+    ///   - field: The root field's name.
+    ///   - tables: The tables by singular name (``tablesBySingular(_:)``).
+    init?(field: String, tables: [String: DataConnectSchema.Table]) {
+        for (suffix, action, isMany) in Self.verbs where field.hasSuffix(suffix) {
+            guard let table = tables[String(field.dropLast(suffix.count))] else { continue }
+            self.init(table: table, action: action, isMany: isMany)
+            return
         }
         return nil
+    }
+
+    private init(table: DataConnectSchema.Table, action: String, isMany: Bool) {
+        self.table = table
+        self.action = action
+        self.isMany = isMany
+    }
+
+    /// The tables that can be written, by singular name.
+    static func tablesBySingular(_ schema: DataConnectSchema) -> [String: DataConnectSchema.Table] {
+        Dictionary(
+            schema.tables.filter { !$0.isView }.map { ($0.singular, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -143,16 +143,14 @@ extension RefreshPolicy {
         guard let definition = document.definitions.lazy.compactMap({ $0 as? OperationDefinition }).first else {
             return []
         }
-        var tables: Set<String> = []
-        let bySingular = Dictionary(
-            schema.tables.map { ($0.singular, $0.typeName) }, uniquingKeysWith: { first, _ in first })
-        for case let field as Field in definition.selectionSet.selections {
-            let name = field.name.value
-            for verb in ["_insert", "_update", "_upsert", "_delete"] where name.hasSuffix(verb) {
-                if let table = bySingular[String(name.dropLast(verb.count))] { tables.insert(table) }
-            }
-        }
-        return tables
+        let tables = KeyedWrite.tablesBySingular(schema)
+        return Set(
+            definition.selectionSet.selections.compactMap { selection -> String? in
+                guard let field = selection as? Field, let write = KeyedWrite(field: field.name.value, tables: tables),
+                    !write.isMany
+                else { return nil }
+                return write.table.typeName
+            })
     }
 }
 

@@ -39,7 +39,7 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
     /// The server builder: HTTP/1.1 with the idle timeout, a connection that closes after answering a request
     /// that did not ask to keep it open, and work that stops when the client goes.
     func server(
-        relay: HTTP2RelayTarget?, webSocket: (any EmulatorWebSocketEndpoint)? = nil, host: String = "127.0.0.1"
+        handover: HTTP2Handover?, webSocket: (any EmulatorWebSocketEndpoint)? = nil, host: String = "127.0.0.1"
     ) -> HTTPServerBuilder {
         let nanoseconds =
             idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
@@ -58,20 +58,20 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
                 // Hummingbird's idle timeout starts only once a request head is read on this channel; until then, ours.
                 let channel = DisconnectAwareHTTP1Channel(
                     http: upgradable, firstRequestTimeout: .nanoseconds(nanoseconds))
-                return Self.sniffing(channel, relay: relay, idleTimeout: nanoseconds)
+                return Self.sniffing(channel, handover: handover, idleTimeout: nanoseconds)
             }
             let http1 = DisconnectAwareHTTP1Channel(
                 http: HTTP1Channel(responder: responder, configuration: configuration))
-            return Self.sniffing(http1, relay: relay, idleTimeout: nanoseconds)
+            return Self.sniffing(http1, handover: handover, idleTimeout: nanoseconds)
         }
     }
 
-    /// A connection that is HTTP/1.1 only, or whose first bytes say whether it is relayed as HTTP/2.
+    /// A connection that is HTTP/1.1 only, or whose first bytes say whether it is handed over as HTTP/2.
     private static func sniffing<HTTP1: ServerChildChannel>(
-        _ http1: HTTP1, relay: HTTP2RelayTarget?, idleTimeout nanoseconds: Int64
+        _ http1: HTTP1, handover: HTTP2Handover?, idleTimeout nanoseconds: Int64
     ) -> any ServerChildChannel {
-        guard let relay else { return http1 }
-        return ProtocolSniffingChannel(http1: http1, target: relay, idleTimeout: .nanoseconds(nanoseconds))
+        guard let handover else { return http1 }
+        return ProtocolSniffingChannel(http1: http1, target: handover, idleTimeout: .nanoseconds(nanoseconds))
     }
 
     func configuration(address: BindAddress) -> ApplicationConfiguration {
@@ -82,13 +82,13 @@ public struct EmulatorConnectionPolicy: Sendable, Equatable {
 
     /// An application serving `router` on `address` under this policy.
     func application(
-        router: Router<BasicRequestContext>, address: BindAddress, logger: Logger, relay: HTTP2RelayTarget? = nil,
+        router: Router<BasicRequestContext>, address: BindAddress, logger: Logger, handover: HTTP2Handover? = nil,
         webSocket: (any EmulatorWebSocketEndpoint)? = nil, host: String = "127.0.0.1",
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) -> EmulatorApplication {
         Application(
             responder: ClientDisconnectResponder(wrapped: router.buildResponder()),
-            server: server(relay: relay, webSocket: webSocket, host: host),
+            server: server(handover: handover, webSocket: webSocket, host: host),
             configuration: configuration(address: address), onServerRunning: onServerRunning, logger: logger)
     }
 }

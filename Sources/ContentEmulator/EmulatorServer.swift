@@ -173,14 +173,12 @@ public struct EmulatorServer: Sendable {
             service, host: options.host, policy: options.connections, log: RequestLogMiddleware(logger: logger))
         let host = urlHost
         let notes = service.notes
-        let companion = service.companion(logger: logger)
-        let relay = companion.map { HTTP2RelayTarget(companion: $0) }
+        let handover = service.companion(logger: logger).map { HTTP2Handover(companion: $0) }
         let webSocket = service.webSocketEndpoint(logger: logger)
         return EmulatorHTTPService(
-            name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, companion: companion,
-            relay: relay,
+            name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, handover: handover,
             application: options.connections.application(
-                router: router, address: .hostname(options.host, port: port), logger: logger, relay: relay,
+                router: router, address: .hostname(options.host, port: port), logger: logger, handover: handover,
                 webSocket: webSocket, host: options.host,
                 onServerRunning: { channel in
                     // With port 0 the base URL is only known once the system has picked the port.
@@ -212,21 +210,21 @@ struct EmulatorHTTPService: Service {
     let portFlag: String
     /// What answers the port's HTTP/2 connections, started first so that the port speaks both from its first
     /// connection.
-    var companion: (any EmulatorCompanion)?
-    var relay: HTTP2RelayTarget?
+    var handover: HTTP2Handover?
     let application: EmulatorApplication
 
     func run() async throws {
-        guard let companion, let relay else { return try await runApplication() }
+        guard let handover else { return try await runApplication() }
+        let companion = handover.companion
         try await withThrowingTaskGroup(of: Void.self) { group in
-            await relay.start(companion, in: &group)
-            guard relay.current != nil else {
+            await handover.start(in: &group)
+            guard handover.isReady else {
                 try await group.next()
                 throw EmulatorError.startFailed("\(name): the HTTP/2 (gRPC) server did not start")
             }
             defer { companion.beginGracefulShutdown() }
-            // The companion stops with the first word of a shutdown, not after the HTTP server: its streams are
-            // relayed connections the HTTP server would otherwise wait for.
+            // The companion stops with the first word of a shutdown, not after the HTTP server: its streams are on
+            // connections the HTTP server would otherwise wait for.
             try await withGracefulShutdownHandler {
                 try await runApplication()
             } onGracefulShutdown: {
@@ -306,7 +304,7 @@ extension EmulatorServer {
     ///
     /// - Parameters:
     ///   - router: The routes.
-    ///   - companion: The server the port's HTTP/2 connections are relayed to, if the service has one.
+    ///   - companion: The server the port's HTTP/2 connections are handed to, if the service has one.
     ///   - webSocket: The service's WebSocket stream, if it has one.
     ///   - body: What to do with the base URL.
     /// - Returns: What `body` returns.
@@ -317,10 +315,10 @@ extension EmulatorServer {
         _ body: @Sendable (_ baseURL: String) async throws -> Result
     ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let relay = companion.map { HTTP2RelayTarget(companion: $0) }
+        let handover = companion.map { HTTP2Handover(companion: $0) }
         let app = EmulatorConnectionPolicy().application(
             router: router, address: .hostname("127.0.0.1", port: 0),
-            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }, relay: relay,
+            logger: Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }, handover: handover,
             webSocket: webSocket,
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
@@ -328,7 +326,7 @@ extension EmulatorServer {
             })
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // The port speaks HTTP/2 too from its first connection, as content serve's does.
-            if let companion, let relay { await relay.start(companion, in: &group) }
+            if let handover { await handover.start(in: &group) }
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else {

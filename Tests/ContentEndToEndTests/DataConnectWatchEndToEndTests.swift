@@ -77,10 +77,15 @@ struct DataConnectWatchEndToEndTests {
             #expect(other.status == 0)
             #expect(output.wait(timeout: 30) { ServeLog.completeLines(of: $0).count == 3 })
             #expect(output.lines.map(Self.rating) == [8.4, 3.5, 4.5])
-            kill(watch.processIdentifier, SIGINT)
-            watch.waitUntilExit()
-            #expect(watch.terminationStatus == 130)
+            #expect(Self.interrupt(watch) == 130)
         }
+    }
+
+    /// Ctrl-C for a running watch: its exit status.
+    static func interrupt(_ watch: Process) -> Int32 {
+        kill(watch.processIdentifier, SIGINT)
+        watch.waitUntilExit()
+        return watch.terminationStatus
     }
 
     @Test func aLostServerIsReconnectedToAndTheSubscriptionGoesOn() throws {
@@ -120,9 +125,7 @@ struct DataConnectWatchEndToEndTests {
         #expect(output.wait(timeout: 60) { ServeLog.completeLines(of: $0).count == 1 }, "\(errors.text)")
         #expect(output.lines.first?.hasPrefix(#"{"genreSummaries":["#) == true, "\(output.text)")
         #expect(errors.text.contains("answering from the built-in movies sample"))
-        kill(watch.processIdentifier, SIGINT)
-        watch.waitUntilExit()
-        #expect(watch.terminationStatus == 130)
+        #expect(Self.interrupt(watch) == 130)
     }
 
     @Test func refusedWatchesSayWhy() throws {
