@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "ContentAEM",
             dependencies: [
-                "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
+                "ContentGraphQL", "ContentYAML", .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

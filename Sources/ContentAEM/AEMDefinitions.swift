@@ -1,3 +1,4 @@
+internal import ContentGraphQL
 internal import ContentYAML
 package import Foundation
 package import GraphQL
@@ -122,7 +123,7 @@ package struct AEMDefinitions: Sendable {
     /// resolver, which SDL cannot carry: it is made here, from the union the SDL declares, and every field typed
     /// with the declared one is retyped with it before the final schema is assembled.
     package func schema() throws -> GraphQLSchema {
-        let built = try buildSchema(source: AEMSchemaDefinition.sdl(for: models))
+        let built = try GraphQLSchemaBuilding.build(source: AEMSchemaDefinition.sdl(for: models))
         guard let declared = built.getType(name: "Reference") as? GraphQLUnionType else { return built }
         let references = try GraphQLUnionType(
             name: "Reference",

@@ -15,7 +15,7 @@ package enum DataConnectGraphQL {
         throws(DataConnectWorkspaceError) -> GraphQLSchema
     {
         do {
-            return try buildSchema(source: DataConnectSDL.make(schema, forExecution: forExecution))
+            return try GraphQLSchemaBuilding.build(source: DataConnectSDL.make(schema, forExecution: forExecution))
         } catch {
             throw DataConnectWorkspaceError("the schema does not make a valid GraphQL schema: \(error)")
         }

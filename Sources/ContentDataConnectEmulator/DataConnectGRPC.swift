@@ -175,6 +175,9 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         config.rpc.maxRequestPayloadSize = 16 << 20
         // A client that never answers the shutdown's ping does not hold the shutdown past this.
         config.connection.maxGraceTime = .seconds(5)
+        // The transport delays each flush up to 100 µs to batch writes, which only pays under a load an emulator does
+        // not see: one client calling one operation at a time waited for it on every answer (compare-grpc.sh).
+        config.connection.flushCoalescing = nil
         let transport = HTTP2ServerTransport.Custom(listenerFactory: listener, config: config)
         let server = GRPCServer(
             transport: transport,
