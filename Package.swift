@@ -194,7 +194,9 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "generate-content-client",
-                    description: "Write the typed client for each target with a content-client.yaml"),
+                    description:
+                        "Write the Swift package each connector.yaml's generate.swiftSdk asks for, or with --output the typed client of each target with a content-client.yaml"
+                ),
                 permissions: [.writeToPackageDirectory(reason: "to write the generated client into the package")]
             ),
             dependencies: ["content-codegen"]
@@ -205,7 +207,11 @@ let package = Package(
         .target(
             name: "ContentKit",
             dependencies: [
-                "ContentCore", "ContentJSON", "ContentHTTP", .product(name: "Logging", package: "swift-log"),
+                "ContentCore", "ContentJSON", "ContentHTTP", "ContentDataConnectWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
             ]
         ),
         // One backend plugin per module, a library: the backend, its configuration, errors and plugin. Backends
@@ -221,9 +227,6 @@ let package = Package(
             name: "ContentBackendDataConnect",
             dependencies: [
                 "ContentCore", "ContentJSON", "ContentKit", "ContentDataConnect", "ContentYAML",
-                "ContentDataConnectWire",
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -441,7 +444,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ContentEndToEndTests", dependencies: ["content", "ContentTesting"], exclude: ["Peers"]),
+        .testTarget(
+            name: "ContentEndToEndTests", dependencies: ["content", "ContentTesting"], exclude: ["Peers", "Fixtures"]),
         // The golden files under Golden/ are generated clients, compiled here so they must stay valid Swift 6.
         .testTarget(
             name: "ContentCodegenTests",

@@ -3,9 +3,10 @@ internal import ContentDataConnect
 internal import ContentGraphQL
 internal import GraphQL
 
-/// Turns an AEM workspace's persisted queries into Swift: per configuration folder a `<Configuration>Queries`
-/// struct (`WkndSharedQueries`) with one async method per query file (`adventures-all.graphql` →
-/// `adventuresAll()`), typed variables, and `Decodable` result structs from the content fragment models.
+/// Turns an AEM workspace's persisted queries into Swift in the style of Firebase's generated SDK: per
+/// configuration folder a `<Configuration>Queries` class reached as `AEM.<configuration>Queries`, one property per
+/// query file (`adventures-all.graphql` → `adventuresAllQuery`) with `execute(…)` and `ref(…)`, typed `Variables`,
+/// and `Decodable` `Data` structs from the content fragment models.
 struct AEMClientTranslator {
     let definitions: AEMDefinitions
     let schema: GraphQLSchema
@@ -43,15 +44,6 @@ struct AEMClientTranslator {
             schema: schema, types: SchemaTypes(schema: schema, scalar: Self.scalar), access: access,
             service: .aem(configuration: configuration), identifiable: { _ in false })
         let typeName = SwiftName.words(configuration) + "Queries"
-        translator.writeClientType(
-            typeName,
-            documentation: """
-                The persisted queries of the `\(configuration)` configuration: one method per query.
-
-                Calls go through a ``ContentClient`` to the AEM instance its configuration names, as
-                `GET /graphql/execute.json/\(configuration)/<query>`.
-                """,
-            into: &writer)
         var methods: [String: String] = [:]
         var operations: [OperationTranslator.Operation] = []
         for query in definitions.queries where query.configuration == configuration {
@@ -83,6 +75,18 @@ struct AEMClientTranslator {
                     path: "\(configuration)/\(query.name)"))
         }
         try translator.checkNames(of: operations)
+        translator.writeClientType(
+            typeName,
+            documentation: """
+                The persisted queries of the `\(configuration)` configuration: one property per query, each with \
+                `execute(…)` and `ref(…)`, sent as `GET /graphql/execute.json/\(configuration)/<query>`.
+
+                ```swift
+                let queries = AEM.\(translator.service.entryPoint)
+                queries.useEmulator()
+                ```
+                """,
+            operations: operations, into: &writer)
         for operation in operations {
             writer.line()
             try translator.write(operation, in: typeName, into: &writer)

@@ -1,8 +1,10 @@
 internal import ContentDataConnect
 internal import GraphQL
 
-/// Turns a Data Connect workspace into Swift: per connector a `<Connector>Connector` struct with one async
-/// method per operation, typed variables, and `Decodable` result structs that follow each selection set.
+/// Turns a Data Connect workspace into Swift in the shape of Firebase's generated SDK: per connector a
+/// `<Connector>Connector` class reached as `DataConnect.<connector>Connector`, one property per operation
+/// (`<operation>Query`, `<operation>Mutation`) with `execute(…)` and `ref(…)`, typed `Variables`, and `Decodable`
+/// `Data` structs that follow each selection set.
 ///
 /// Scalars map as Firebase's Swift SDK maps them: `UUID`, `Int64`, `Date` → `LocalDate`, `Timestamp`,
 /// `Any` → `AnyValue`, `Vector` → `[Double]`.
@@ -10,10 +12,13 @@ struct DataConnectClientTranslator {
     let workspace: DataConnectWorkspace
     let schema: GraphQLSchema
     let access: String
+    /// The Firebase project calls name by default.
+    let project: String
 
-    init(workspace: DataConnectWorkspace, access: String) throws(GeneratorDiagnostic) {
+    init(workspace: DataConnectWorkspace, access: String, project: String) throws(GeneratorDiagnostic) {
         self.workspace = workspace
         self.access = access
+        self.project = project
         do {
             schema = try DataConnectGraphQL.schema(for: workspace.schema)
         } catch {
@@ -40,20 +45,29 @@ struct DataConnectClientTranslator {
     /// The source for one connector.
     func translate(_ connector: Connector, into writer: inout SwiftSourceWriter) throws(GeneratorDiagnostic) {
         let tables = workspace.schema
-        let translator = OperationTranslator(
-            schema: schema, types: SchemaTypes(schema: schema, scalar: Self.scalar), access: access,
+        var translator = OperationTranslator(
+            schema: schema,
+            types: SchemaTypes(
+                schema: schema, scalar: Self.scalar,
+                keyFields: { name in
+                    guard name.hasSuffix("_Key") else { return nil }
+                    return tables.table(String(name.dropLast("_Key".count)))?.key
+                }),
+            access: access,
             service: .dataConnect(
-                location: workspace.location, service: workspace.serviceID, connector: connector.id),
+                location: workspace.location, service: workspace.serviceID, connector: connector.id,
+                project: project),
             identifiable: { tables.table($0)?.key == ["id"] })
+        if let publisher = connector.swiftSDK?.observablePublisher {
+            guard let observation = OperationTranslator.Observation(rawValue: publisher) else {
+                throw GeneratorDiagnostic(
+                    file: connector.directory + "/connector.yaml",
+                    "generate.swiftSdk.observablePublisher is \(publisher); it takes observableMacro (the default) or "
+                        + "observableObject")
+            }
+            translator.observation = observation
+        }
         let typeName = SwiftName.words(connector.id) + "Connector"
-        translator.writeClientType(
-            typeName,
-            documentation: """
-                The `\(connector.id)` connector of service `\(workspace.serviceID)`: one method per operation.
-
-                Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
-                """,
-            into: &writer)
         var operations: [OperationTranslator.Operation] = []
         for operation in connector.operations {
             let file = operation.position.file
@@ -77,6 +91,18 @@ struct DataConnectClientTranslator {
                     column: operation.position.column, path: "\(connector.id)/\(operation.name)"))
         }
         try translator.checkNames(of: operations)
+        translator.writeClientType(
+            typeName,
+            documentation: """
+                The `\(connector.id)` connector of service `\(workspace.serviceID)`: one property per operation, each \
+                with `execute(…)` and `ref(…)`, as Firebase's generated Swift SDK has them.
+
+                ```swift
+                let connector = DataConnect.\(translator.service.entryPoint)
+                connector.useEmulator()
+                ```
+                """,
+            operations: operations, into: &writer)
         for operation in operations {
             writer.line()
             try translator.write(operation, in: typeName, into: &writer)

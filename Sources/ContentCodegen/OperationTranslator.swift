@@ -26,14 +26,16 @@ struct OperationTranslator {
     let service: Service
     /// Whether results of a GraphQL type are `Identifiable` once their `id` is selected.
     let identifiable: (String) -> Bool
+    /// How query refs publish.
+    var observation: Observation = .observableMacro
 
-    /// Writes the method, its variables and its result types as extensions of `typeName`.
+    /// Writes the operation's type inside `typeName`: its `execute(…)` and `ref(…)`, its `Variables`, and the
+    /// `Data` its selection set decodes into.
     func write(_ operation: Operation, in typeName: String, into writer: inout SwiftSourceWriter)
         throws(GeneratorDiagnostic)
     {
-        let methodName = SwiftName.member(operation.name)
-        let (dataName, variablesName) = Self.typeNames(of: operation.name)
         let definition = operation.definition
+        let isQuery = definition.operation == .query
         let variables = definition.variableDefinitions.map { declaration -> (String, SwiftTypeShape, Bool) in
             let type = Self.schemaType(declaration.type, in: schema)
             let shape =
@@ -43,75 +45,177 @@ struct OperationTranslator {
             let optional = shape.isOptional || declaration.defaultValue != nil
             return (declaration.variable.name.value, optional && !shape.isOptional ? .optional(shape) : shape, optional)
         }
-        guard let root = definition.operation == .query ? schema.queryType : schema.mutationType else {
+        guard let root = isQuery ? schema.queryType : schema.mutationType else {
             throw GeneratorDiagnostic(
                 file: operation.file, line: operation.line, column: operation.column,
-                "the schema has no \(definition.operation == .query ? "Query" : "Mutation") type")
+                "the schema has no \(isQuery ? "Query" : "Mutation") type")
         }
-
-        writer.block("extension \(typeName)") { body in
-            var summary = Self.leadingComment(before: definition, in: operation.fileText)
-            if summary.isEmpty { summary = "Runs the `\(operation.name)` \(operation.kind)." }
-            body.documentation(
-                summary + "\n\n```graphql\n" + Self.sourceText(of: definition, in: operation.fileText) + "\n```")
-            let parameters = variables.map { (name, shape, optional) -> String in
-                let defaultValue = optional ? " = nil" : ""
-                return "\(Self.parameter(name)): \(shape.swiftType)\(defaultValue)"
-            }
-            let arguments = variables.map { name, _, _ in "\(SwiftName.label(name)): \(Self.argument(name))" }
-            body.block(
-                "\(access) func \(methodName)(\(parameters.joined(separator: ", "))) async throws -> \(dataName)"
-            ) { function in
-                // `self.`, so a variable named `client` does not stand in for the property.
-                function.line("try await self.client.data(")
-                function.line("    \(dataName).self,")
-                if variables.isEmpty {
-                    function.line("    for: \(service.reference(to: operation)))")
-                } else {
-                    function.line("    for: \(service.reference(to: operation)),")
-                    function.line("    variables: \(variablesName)(\(arguments.joined(separator: ", "))))")
-                }
-            }
-            guard !variables.isEmpty else { return }
-            body.line()
-            body.documentation("The variables of ``\(methodName)``, as they travel.")
-            body.block("struct \(variablesName): Encodable") { type in
-                for (name, shape, _) in variables { type.line("var \(SwiftName.member(name)): \(shape.swiftType)") }
-                type.line()
-                Self.codingKeys(variables.map(\.0), into: &type)
-                type.line()
-                Self.encodingMethod(variables.map { ($0.0, $0.1) }, prefix: "", into: &type)
-            }
-        }
-        writer.line()
         let objects = ObjectTranslator(
             schema: schema, types: types, access: access, file: operation.file, identifiable: identifiable,
             reservedNames: types.schemaTypeNames)
         let data = try objects.collect(
-            definition.selectionSet, on: root, named: dataName, document: operation.document)
+            definition.selectionSet, on: root, named: "Data", document: operation.document)
+        let parameters = variables.map { (name, shape, optional) -> String in
+            "\(Self.parameter(name)): \(shape.swiftType)\(optional ? " = nil" : "")"
+        }
+        let arguments = variables.map { name, _, _ in "\(SwiftName.label(name)): \(Self.argument(name))" }
+        let variablesValue = "Variables(\(arguments.joined(separator: ", ")))"
+        let member = service.runtimeMember
+        let refType = isQuery ? observation.refType : "MutationRef"
+
         writer.block("extension \(typeName)") { body in
-            body.documentation("What ``\(methodName)`` returns: its `data`, as selected.")
-            objects.emit(data, into: &body)
+            var summary = Self.leadingComment(before: definition, in: operation.fileText)
+            if summary.isEmpty { summary = "The `\(operation.name)` \(operation.kind)." }
+            body.documentation(
+                summary + "\n\n```graphql\n" + Self.sourceText(of: definition, in: operation.fileText) + "\n```")
+            body.block("\(access) struct \(Self.typeName(of: operation)): Sendable") { type in
+                type.documentation("The name \(service.nameDocumentation).")
+                type.line("\(access) static let operationName = \(SwiftName.literal(service.operationName(operation)))")
+                type.line()
+                type.documentation(
+                    isQuery
+                        ? "The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes."
+                        : "The mutation with its variables, to run later.")
+                type.line("\(access) typealias Ref = \(refType)<Data, Variables>")
+                type.line()
+                type.documentation(service.runtimeDocumentation)
+                type.line("\(access) let \(member): \(service.runtimeType)")
+                type.line()
+                type.documentation("Binds the \(operation.kind) to `\(member)`; the client type does it for each.")
+                type.block("\(access) init(\(member): \(service.runtimeType))") { initializer in
+                    initializer.line("self.\(member) = \(member)")
+                }
+                type.line()
+                let policy = isQuery ? ["fetchPolicy: QueryFetchPolicy = .preferCache"] : []
+                type.documentation(
+                    isQuery
+                        ? "Runs the query; by default from the cache while it is fresh, else from the service."
+                        : "Runs the mutation.")
+                type.block(
+                    "\(access) func execute(\((parameters + policy).joined(separator: ", "))) async throws "
+                        + "-> OperationResult<Data>"
+                ) { function in
+                    // `self.`, so a variable named like the runtime member does not stand in for it.
+                    if isQuery {
+                        function.line("try await self.\(member).executeQuery(")
+                        function.line(
+                            "    Self.operationName, variables: \(variablesValue), as: Data.self, fetchPolicy: fetchPolicy)"
+                        )
+                    } else {
+                        function.line("try await self.\(member).executeMutation(")
+                        function.line("    Self.operationName, variables: \(variablesValue), as: Data.self)")
+                    }
+                }
+                type.line()
+                type.documentation(
+                    isQuery
+                        ? "The query with these variables, for a view to observe."
+                        : "The mutation with these variables.")
+                if isQuery { type.line("@MainActor") }
+                type.block("\(access) func ref(\(parameters.joined(separator: ", "))) -> Ref") { function in
+                    function.line(
+                        "Ref(\(isQuery ? "service" : member): self.\(member), operationName: Self.operationName, "
+                            + "variables: \(variablesValue))")
+                }
+                type.line()
+                if variables.isEmpty {
+                    type.documentation("It takes no variables.")
+                    type.line("\(access) typealias Variables = NoVariables")
+                } else {
+                    type.documentation("The variables, as they travel.")
+                    type.block("\(access) struct Variables: Encodable, Sendable") { body in
+                        for (name, shape, _) in variables {
+                            body.line("\(access) var \(SwiftName.member(name)): \(shape.swiftType)")
+                        }
+                        body.line()
+                        body.documentation("The variables; those that may be left out default to nil.")
+                        body.block("\(access) init(\(parameters.joined(separator: ", ")))") { initializer in
+                            for (name, _, _) in variables {
+                                initializer.line("self.\(SwiftName.member(name)) = \(Self.argument(name))")
+                            }
+                        }
+                        body.line()
+                        Self.codingKeys(variables.map(\.0), into: &body)
+                        body.line()
+                        Self.encodingMethod(variables.map { ($0.0, $0.1) }, prefix: "\(access) ", into: &body)
+                    }
+                }
+                type.line()
+                type.documentation("What the \(operation.kind) answers: its `data`, as selected.")
+                objects.emit(data, into: &type)
+            }
         }
     }
 
-    /// Writes the client type: a `client`, the static member naming where its operations live, and an initializer.
-    func writeClientType(_ typeName: String, documentation: String, into writer: inout SwiftSourceWriter) {
+    /// How the generated query refs publish: Observation's `@Observable` (Firebase's `observableMacro`, the
+    /// default), or Combine's `ObservableObject` (`observableObject`, on platforms with Combine).
+    enum Observation: String, Sendable {
+        case observableMacro
+        case observableObject
+
+        var refType: String {
+            switch self {
+            case .observableMacro: return "QueryRef"
+            case .observableObject: return "QueryRefObservableObject"
+            }
+        }
+    }
+
+    /// Writes the client type: the static entry point, one property per operation, and where calls go.
+    func writeClientType(
+        _ typeName: String, documentation: String, operations: [Operation], into writer: inout SwiftSourceWriter
+    ) {
+        let member = service.runtimeMember
+        let runtime = service.runtimeType
+        writer.block("extension \(runtime)") { body in
+            body.documentation("``\(typeName)``, made once: its calls share one HTTP client and one cache.")
+            body.line("\(access) static let \(service.entryPoint) = \(typeName)(")
+            body.line("    \(member): \(runtime)(\(service.runtimeArguments(typeName))))")
+        }
+        writer.line()
         writer.documentation(documentation)
-        writer.block("\(access) struct \(typeName): Sendable") { body in
-            body.line("\(access) let client: ContentClient")
-            body.line()
-            body.documentation(service.memberDocumentation)
-            body.line("\(access) static let \(service.memberDeclaration)")
+        writer.block("\(access) final class \(typeName): Sendable") { body in
+            for (name, declaration, documentation) in service.staticMembers {
+                body.documentation(documentation)
+                body.line("\(access) static let \(name) = \(declaration)")
+                body.line()
+            }
+            body.documentation(service.runtimeDocumentation)
+            body.line("\(access) let \(member): \(runtime)")
+            for operation in operations {
+                body.line()
+                body.documentation("Runs `\(operation.name)`: `execute(…)` now, or `ref(…)` for later.")
+                body.line("\(access) let \(Self.propertyName(of: operation)): \(Self.typeName(of: operation))")
+            }
             body.line()
             body.documentation(
                 """
-                A client that calls through `client`.
+                The operations, sending through `\(member)`.
 
-                - Parameter client: Where calls go; its configuration says where the service is.
+                - Parameter \(member): Where calls go.
                 """)
-            body.block("\(access) init(client: ContentClient)") { initializer in
-                initializer.line("self.client = client")
+            body.block("\(access) init(\(member): \(runtime))") { initializer in
+                initializer.line("self.\(member) = \(member)")
+                for operation in operations {
+                    initializer.line(
+                        "self.\(Self.propertyName(of: operation)) = \(Self.typeName(of: operation))(\(member): \(member))"
+                    )
+                }
+            }
+            body.line()
+            body.documentation(
+                """
+                Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+
+                - Parameters:
+                  - host: Its host; `\(runtime).EmulatorDefaults.host` (127.0.0.1) by default.
+                  - port: Its port; `\(runtime).EmulatorDefaults.port` by default.
+                """)
+            body.block(
+                "\(access) func useEmulator(host: String = \(runtime).EmulatorDefaults.host, "
+                    + "port: Int = \(runtime).EmulatorDefaults.port)"
+            ) { function in
+                function.line("self.\(member).useEmulator(host: host, port: port)")
             }
         }
     }
@@ -140,28 +244,27 @@ struct OperationTranslator {
         name == "self" ? "self_" : SwiftName.member(name)
     }
 
-    /// Checks that the operations of one client type make distinct Swift names: their `Data` and `Variables`
-    /// types against each other and the schema's types, and their methods against the client's properties.
+    /// Checks that the operations of one client type make distinct Swift names: their types against each other
+    /// and the schema's types, and their variables against the parameter `execute` adds.
     func checkNames(of operations: [Operation]) throws(GeneratorDiagnostic) {
         var owners = Dictionary(uniqueKeysWithValues: types.schemaTypeNames.map { ($0, "the schema type \($0)") })
         for operation in operations {
             func fail(_ message: String) -> GeneratorDiagnostic {
                 GeneratorDiagnostic(file: operation.file, line: operation.line, column: operation.column, message)
             }
-            // Without parameters the method `client()` clashes with the property `client`.
-            if operation.definition.variableDefinitions.isEmpty, operation.name == "client" {
+            let name = Self.typeName(of: operation)
+            if let owner = owners[name] {
                 throw fail(
-                    "operation \(operation.name) would make a method named like the client's property "
-                        + "\(operation.name); rename the operation")
+                    "operation \(operation.name) makes the Swift type \(name), which \(owner) makes too; "
+                        + "rename the operation")
             }
-            let names = Self.typeNames(of: operation.name)
-            for name in [names.data, names.variables] {
-                if let owner = owners[name] {
-                    throw fail(
-                        "operation \(operation.name) makes the Swift type \(name), which \(owner) makes too; "
-                            + "rename the operation")
-                }
-                owners[name] = "operation \(operation.name)"
+            owners[name] = "operation \(operation.name)"
+            if operation.definition.operation == .query,
+                operation.definition.variableDefinitions.contains(where: { $0.variable.name.value == "fetchPolicy" })
+            {
+                throw fail(
+                    "operation \(operation.name) has a variable $fetchPolicy, which execute(…) takes for the cache; "
+                        + "rename the variable")
             }
         }
     }
@@ -214,10 +317,14 @@ struct OperationTranslator {
         }
     }
 
-    /// The names of an operation's result and variables types: `GetMovieData`, `GetMovieVariables`.
-    static func typeNames(of operationName: String) -> (data: String, variables: String) {
-        let stem = SwiftName.type(operationName)
-        return (stem + "Data", stem + "Variables")
+    /// The operation's type, as Firebase's generator names it: `ListMoviesByGenreQuery`, `CreateMovieMutation`.
+    static func typeName(of operation: Operation) -> String {
+        SwiftName.type(operation.name) + (operation.definition.operation == .mutation ? "Mutation" : "Query")
+    }
+
+    /// The client type's property for the operation: `listMoviesByGenreQuery`.
+    static func propertyName(of operation: Operation) -> String {
+        SwiftName.member(SwiftName.lowerFirst(typeName(of: operation)))
     }
 
     /// A `CodingKeys` enum with one case per name.
@@ -274,47 +381,103 @@ struct OperationTranslator {
 }
 
 extension OperationTranslator {
-    /// The service a client type calls, and how its operations are named in generated code.
+    /// The service a client type calls: the runtime class that sends its operations, and how they are named.
     enum Service {
-        /// A Data Connect connector: `static let connector = DataConnectConnector(…)`, then
-        /// `Self.connector.query("name")`.
-        case dataConnect(location: String, service: String, connector: String)
-        /// An AEM persisted-query configuration: `static let configuration = "…"`, then
-        /// `AEMPersistedQuery(configuration: Self.configuration, name: "name")`.
+        /// A Data Connect connector, sent through a `DataConnect`.
+        case dataConnect(location: String, service: String, connector: String, project: String)
+        /// An AEM persisted-query configuration, sent through an `AEM`.
         case aem(configuration: String)
 
-        /// The static member's declaration, after `static let `.
-        var memberDeclaration: String {
+        /// The runtime class.
+        var runtimeType: String {
             switch self {
-            case .dataConnect(let location, let service, let connector):
-                return "connector = DataConnectConnector(location: \(SwiftName.literal(location)), "
-                    + "service: \(SwiftName.literal(service)), connector: \(SwiftName.literal(connector)))"
-            case .aem(let configuration):
-                return "configuration = \(SwiftName.literal(configuration))"
+            case .dataConnect: return "DataConnect"
+            case .aem: return "AEM"
             }
         }
 
-        /// The static member's documentation.
-        var memberDocumentation: String {
+        /// The property that holds it, on the client type and on each operation.
+        var runtimeMember: String {
+            switch self {
+            case .dataConnect: return "dataConnect"
+            case .aem: return "aem"
+            }
+        }
+
+        var runtimeDocumentation: String {
             switch self {
             case .dataConnect:
-                return "The connector, as the workspace named it when this client was generated; "
-                    + "`DataConnectSettings` can override the location and service."
+                return "Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and "
+                    + "App Check providers), the cache, the HTTP client."
             case .aem:
-                return "The persisted-query configuration the queries belong to."
+                return "Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), "
+                    + "the cache, the HTTP client."
             }
         }
 
-        /// The expression naming one operation.
-        func reference(to operation: Operation) -> String {
+        /// The static member of the runtime class that holds the client type: `moviesConnector`.
+        var entryPoint: String {
+            switch self {
+            case .dataConnect(_, _, let connector, _):
+                return SwiftName.member(SwiftName.lowerWords(connector) + "Connector")
+            case .aem(let configuration):
+                return SwiftName.member(SwiftName.lowerWords(configuration) + "Queries")
+            }
+        }
+
+        /// The arguments that make the runtime object, inside the client type's static entry point.
+        func runtimeArguments(_ typeName: String) -> String {
             switch self {
             case .dataConnect:
-                let verb = operation.kind == "mutation" ? "mutation" : "query"
-                return "Self.connector.\(verb)(\(SwiftName.literal(operation.name)))"
+                return "connectorConfig: \(typeName).connectorConfig, projectID: \(typeName).projectID"
+            case .aem:
+                return "configuration: \(typeName).configuration"
+            }
+        }
+
+        /// The client type's static members: name, value and documentation.
+        var staticMembers: [(String, String, String)] {
+            switch self {
+            case .dataConnect(let location, let service, let connector, let project):
+                return [
+                    (
+                        "connectorConfig",
+                        "ConnectorConfig(serviceId: \(SwiftName.literal(service)), "
+                            + "location: \(SwiftName.literal(location)), connector: \(SwiftName.literal(connector)))",
+                        "The connector's service, location and id, as the workspace named them."
+                    ),
+                    (
+                        "projectID", SwiftName.literal(project),
+                        "The Firebase project calls name until `dataConnect.settings.project` is set: the workspace's "
+                            + "`.firebaserc` default, else a `demo-` project, which only an emulator answers."
+                    ),
+                ]
+            case .aem(let configuration):
+                return [
+                    (
+                        "configuration", SwiftName.literal(configuration),
+                        "The persisted-query configuration the queries belong to."
+                    )
+                ]
+            }
+        }
+
+        /// What the operation's name is, for its `operationName`.
+        var nameDocumentation: String {
+            switch self {
+            case .dataConnect: return "the service knows the operation by"
+            case .aem: return "AEM knows the persisted query by, within its configuration"
+            }
+        }
+
+        /// The name the service knows an operation by.
+        func operationName(_ operation: Operation) -> String {
+            switch self {
+            case .dataConnect:
+                return operation.name
             case .aem:
                 // The file name is what AEM calls the query: the path's part after the configuration.
-                let name = operation.path.split(separator: "/", maxSplits: 1).last.map(String.init) ?? operation.name
-                return "AEMPersistedQuery(configuration: Self.configuration, name: \(SwiftName.literal(name)))"
+                return operation.path.split(separator: "/", maxSplits: 1).last.map(String.init) ?? operation.name
             }
         }
     }

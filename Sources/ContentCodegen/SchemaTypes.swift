@@ -6,6 +6,8 @@ internal import OrderedCollections
 final class SchemaTypes {
     private let schema: GraphQLSchema
     private let scalar: (String) -> (swift: String, wire: String?)
+    /// The key fields of a table's `<Table>_Key` input, by the input's name.
+    private let keyFields: (String) -> [String]?
     private var enums: [String: GraphQLEnumType] = [:]
     private var inputs: [String: GraphQLInputObjectType] = [:]
     /// Inputs that results hold too (a table's `_Key`, for `_KeyOutput`), so they also decode.
@@ -18,9 +20,14 @@ final class SchemaTypes {
     /// - Parameters:
     ///   - schema: The schema the names come from.
     ///   - scalar: The Swift type, and wire type when it differs, for each scalar name.
-    init(schema: GraphQLSchema, scalar: @escaping (String) -> (swift: String, wire: String?)) {
+    ///   - keyFields: The key fields of a `<Table>_Key` input, or `nil` for other inputs.
+    init(
+        schema: GraphQLSchema, scalar: @escaping (String) -> (swift: String, wire: String?),
+        keyFields: @escaping (String) -> [String]? = { _ in nil }
+    ) {
         self.schema = schema
         self.scalar = scalar
+        self.keyFields = keyFields
         schemaTypeNames = Set(
             schema.typeMap.values.filter { $0 is GraphQLEnumType || $0 is GraphQLInputObjectType }
                 .map { SwiftName.type($0.name) })
@@ -90,8 +97,14 @@ final class SchemaTypes {
         } catch {
             throw GeneratorDiagnostic("the schema's input \(type.name) cannot be read: \(error)")
         }
-        let members = fields.map { name, field in
+        var members = fields.map { name, field in
             (name, SwiftTypeShape.of(field.type, naming: { self.name(for: $0) }))
+        }
+        // A table's key is its key fields, all present, as Firebase's SDK types it (`MovieKey { id: UUID }`): what a
+        // mutation answers and a lookup takes. The schema's input also has `<field>_expr` forms, for server
+        // expressions written in a `.gql` file, which a client has no use for.
+        if let keys = keyFields(type.name) {
+            members = members.filter { keys.contains($0.0) }.map { ($0.0, $0.1.unwrapped) }
         }
         // Inputs holding other inputs can form cycles (a filter's `_not`, relation filters both ways), which a
         // struct cannot store; a class can.

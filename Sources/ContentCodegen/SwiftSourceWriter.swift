@@ -43,7 +43,8 @@ enum SwiftName {
         "Type", "Protocol", "Self", "Any", "String", "Int", "Int64", "Double", "Bool", "UUID", "Date", "Data",
         "LocalDate", "Timestamp", "AnyValue", "DataConnectWire", "ContentClient", "CodingKeys", "Decoder",
         "Encoder", "Optional", "Array", "Sendable", "Hashable", "Codable", "Decodable", "Encodable",
-        "Identifiable",
+        "Identifiable", "Variables", "Ref", "DataConnect", "AEM", "ConnectorConfig", "OperationResult", "DataSource",
+        "QueryFetchPolicy", "QueryRef", "QueryRefObservableObject", "MutationRef", "NoVariables", "MainActor",
     ]
 
     /// A property or case name: the GraphQL name itself, in backticks when it is a keyword.
@@ -83,6 +84,12 @@ enum SwiftName {
         let parts = id.split { !($0.isLetter || $0.isNumber) }
         let joined = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         return joined.first.map { $0.isLetter } ?? false ? joined : "_" + joined
+    }
+
+    /// The name with its first letter lower-cased, nothing else changed: `InsertMultiplePeople` →
+    /// `insertMultiplePeople`, as Firebase's generator names the property of an operation.
+    static func lowerFirst(_ name: String) -> String {
+        (name.first.map { String($0).lowercased() } ?? "") + name.dropFirst()
     }
 
     /// A lower-camel-case member name from a file name such as `adventure-by-slug` (`adventureBySlug`).

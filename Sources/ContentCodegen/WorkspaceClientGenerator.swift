@@ -54,10 +54,30 @@ enum DataConnectClientGenerator: WorkspaceClientGenerator {
         }
         try ContentClientGenerator.checkDistinct(
             connectors.map(\.id), suffix: "Connector", what: "connectors", source: source)
-        let translator = try DataConnectClientTranslator(workspace: workspace, access: access)
+        let translator = try DataConnectClientTranslator(
+            workspace: workspace, access: access,
+            project: firebaseProject(near: workspaceFolder) ?? "demo-\(workspace.serviceID)")
         for connector in connectors.sorted(by: { $0.id < $1.id }) {
             writer.line()
             try translator.translate(connector, into: &writer)
+        }
+    }
+}
+
+extension DataConnectClientGenerator {
+    /// The default project of the `.firebaserc` in the workspace's folder or the nearest folder above it that has
+    /// one, as `firebase use` sets it.
+    static func firebaseProject(near folder: URL) -> String? {
+        var current = folder.standardizedFileURL
+        while true {
+            let file = current.appendingPathComponent(".firebaserc")
+            if let data = FileManager.default.contents(atPath: file.path) {
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                return (json?["projects"] as? [String: Any])?["default"] as? String
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
         }
     }
 }

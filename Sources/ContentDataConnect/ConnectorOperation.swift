@@ -111,6 +111,8 @@ public struct Connector: Sendable {
     public var defaultAuth: AuthPolicy.Level?
     /// The operations, in file and declaration order.
     public var operations: [ConnectorOperation]
+    /// `generate.swiftSdk` of `connector.yaml`: where Firebase's tools, and `content`'s, write the Swift SDK.
+    public var swiftSDK: SwiftSDKSettings?
 
     /// Who may run an operation: its own `@auth`, else `NO_ACCESS`, as the current service decides whatever
     /// `authMode` says.
@@ -128,4 +130,14 @@ public struct Connector: Sendable {
     public func operation(_ name: String) -> ConnectorOperation? {
         operations.first { $0.name == name }
     }
+}
+
+/// `generate.swiftSdk` of a `connector.yaml`, as Firebase's tools read it.
+public struct SwiftSDKSettings: Sendable, Hashable, Decodable {
+    /// The folder the package is written to, relative to the connector's folder.
+    public var outputDir: String
+    /// The package's name; `DataConnectGenerated` when left out, as Firebase's tools name it.
+    public var package: String?
+    /// `observableMacro` (the default) or `observableObject`: how query refs publish.
+    public var observablePublisher: String?
 }

@@ -139,6 +139,25 @@ public struct DataConnectWorkspace: Sendable {
     private struct ConnectorManifest: Decodable {
         var connectorId: String
         var authMode: String?
+        var generate: Generate?
+
+        /// The `generate` section, of which only `swiftSdk` matters here.
+        ///
+        /// Firebase's tools take one SDK or a list of them.
+        struct Generate: Decodable {
+            var swiftSdk: SwiftSDKSettings?
+
+            enum CodingKeys: String, CodingKey { case swiftSdk }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                if let list = try? container.decodeIfPresent([SwiftSDKSettings].self, forKey: .swiftSdk) {
+                    swiftSdk = list.first
+                } else {
+                    swiftSdk = try container.decodeIfPresent(SwiftSDKSettings.self, forKey: .swiftSdk)
+                }
+            }
+        }
     }
 
     private static func loadConnector(_ folder: URL) throws(DataConnectWorkspaceError) -> Connector {
@@ -176,7 +195,8 @@ public struct DataConnectWorkspace: Sendable {
             id: manifest.connectorId,
             directory: folder.path,
             defaultAuth: manifest.authMode.flatMap(AuthPolicy.Level.init(rawValue:)),
-            operations: operations
+            operations: operations,
+            swiftSDK: manifest.generate?.swiftSdk
         )
     }
 

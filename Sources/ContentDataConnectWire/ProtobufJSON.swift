@@ -129,6 +129,25 @@ public enum ProtobufJSON {
         return wire
     }
 
+    /// A wire `GraphqlResponseExtensions` as the `extensions` of a JSON response, the inverse of
+    /// ``responseExtensions(_:)``.
+    ///
+    /// - Parameter extensions: The wire extensions.
+    /// - Returns: `{ dataConnect: [{ path, entityId | entityIds, action }] }`.
+    public static func json(_ extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions) -> JSONValue {
+        let names = Dictionary(uniqueKeysWithValues: actions.map { ($0.value, $0.key) })
+        let entries: [JSONValue] = extensions.dataConnect.map { properties in
+            var entry = JSONObject()
+            let wrapped = Google_Protobuf_Struct(fields: ["path": Google_Protobuf_Value(listValue: properties.path)])
+            entry["path"] = (try? object(wrapped))?["path"] ?? .array([])
+            if !properties.entityID.isEmpty { entry["entityId"] = .string(properties.entityID) }
+            if !properties.entityIds.isEmpty { entry["entityIds"] = .array(properties.entityIds.map(JSONValue.string)) }
+            if let action = names[properties.action] { entry["action"] = .string(action) }
+            return .object(entry)
+        }
+        return .object(["dataConnect": .array(entries)])
+    }
+
     /// The `Action` enum by the names protobuf's JSON form gives its values.
     private static let actions: [String: Google_Firebase_Dataconnect_V1_Action] = [
         "GET": .get, "LIST": .list, "CREATE": .create, "UPDATE": .update, "UPSERT": .upsert, "DELETE": .delete,

@@ -1,19 +1,22 @@
 public import ContentCore
 internal import ContentHTTP
-internal import ContentJSON
+public import ContentJSON
 internal import Foundation
 public import Logging
 
-/// Runs Data Connect operations and AEM persisted queries from an app: what generated clients call.
+/// Runs Data Connect operations and AEM persisted queries by name, configured in code: what the generated
+/// clients' ``DataConnect`` and ``AEM`` objects send through, and what a tool without a generated client can call.
 ///
 /// A client owns one HTTP transport for its whole life, so calls reuse connections; call ``shutdown()`` when
-/// done (or use ``withClient(configuration:logger:_:)``), as with AsyncHTTPClient's `HTTPClient`. Operations run
-/// by name, as the generated client names them: no `.gql` or `.graphql` file is read at run time.
+/// done (or use ``withClient(configuration:logger:_:)``), as with AsyncHTTPClient's `HTTPClient`. No `.gql` or
+/// `.graphql` file is read at run time.
 ///
 /// ```swift
 /// let client = ContentClient(configuration: .init(
 ///     dataConnect: .init(endpoint: .emulator(host: "127.0.0.1", port: 9399), project: "demo")))
-/// let movies = try await MoviesConnector(client: client).listMoviesByGenre(genre: "Sci-Fi").movies
+/// let operation = DataConnectOperation(
+///     location: "us-central1", service: "content-sample", connector: "movies", name: "listGenres", kind: .query)
+/// let genres = try await client.data(AnyValue.self, for: operation)
 /// try await client.shutdown()
 /// ```
 public final class ContentClient: Sendable {
@@ -101,6 +104,23 @@ public final class ContentClient: Sendable {
         guard let settings = configuration.dataConnect else {
             throw ContentClientError.notConfigured(service: "Data Connect", operation: operation.name)
         }
+        let answer = try await response(
+            for: operation, variables: try ContentVariables.object(variables), settings: settings)
+        return try Self.decode(type, from: answer.data, operation: operation.name)
+    }
+
+    /// Runs a Data Connect operation against the service `settings` name, and returns its `data` and `extensions`
+    /// as they came.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation, as generated.
+    ///   - variables: Its variables.
+    ///   - settings: Where the service is and who calls it; the location and service override the operation's.
+    /// - Returns: The answer's `data` (never null) and `extensions`.
+    /// - Throws: ``ContentClientError``, or a transport failure.
+    public func response(for operation: DataConnectOperation, variables: JSONObject, settings: DataConnectSettings)
+        async throws -> (data: JSONValue, extensions: JSONValue?)
+    {
         var located = operation
         located.location = settings.location ?? operation.location
         located.service = settings.service ?? operation.service
@@ -108,9 +128,28 @@ public final class ContentClient: Sendable {
             idToken: try await settings.idToken?(), appCheckToken: try await settings.appCheckToken?(),
             apiKey: settings.apiKey, headers: settings.headers)
         let request = located.request(
-            variables: try ContentVariables.object(variables), baseURL: settings.endpoint.baseURL,
-            project: settings.project, apiVersion: settings.apiVersion, credentials: credentials)
-        return try decode(type, from: try await transport.send(request), operation: operation.name)
+            variables: variables, baseURL: settings.endpoint.baseURL, project: settings.project,
+            apiVersion: settings.apiVersion, credentials: credentials)
+        let body = try body(of: try await transport.send(request), operation: operation.name)
+        return (body.data, body.extensions)
+    }
+
+    /// Decodes an answer's `data` into the generated type.
+    ///
+    /// - Parameters:
+    ///   - type: The generated type.
+    ///   - data: The `data`.
+    ///   - operation: The operation's name, for errors.
+    /// - Returns: The decoded value.
+    /// - Throws: ``ContentClientError/undecodable(operation:_:)`` when the shapes differ.
+    public static func decode<Data: Decodable>(_ type: Data.Type, from data: JSONValue, operation: String) throws
+        -> Data
+    {
+        do {
+            return try JSONModelDecoder().decode(type, from: data.serialized())
+        } catch {
+            throw ContentClientError.undecodable(operation: operation, String(describing: error))
+        }
     }
 
     /// Runs an AEM persisted query by GET, as Adobe's clients do, and decodes its `data`.
@@ -127,9 +166,25 @@ public final class ContentClient: Sendable {
         guard let settings = configuration.aem else {
             throw ContentClientError.notConfigured(service: "AEM", operation: query.path)
         }
+        let answer = try await response(
+            for: query, variables: try ContentVariables.object(variables), settings: settings)
+        return try Self.decode(type, from: answer.data, operation: query.path)
+    }
+
+    /// Runs an AEM persisted query by GET against the instance `settings` name, and returns its `data` and
+    /// `extensions` as they came.
+    ///
+    /// - Parameters:
+    ///   - query: The persisted query, as generated.
+    ///   - variables: Its variables.
+    ///   - settings: Where the instance is and how to sign in.
+    /// - Returns: The answer's `data` (never null) and `extensions`.
+    /// - Throws: ``ContentClientError``, ``PersistedQueryURL/UnencodableVariable``, or a transport failure.
+    public func response(for query: AEMPersistedQuery, variables: JSONObject, settings: AEMSettings) async throws
+        -> (data: JSONValue, extensions: JSONValue?)
+    {
         let url = try PersistedQueryURL.make(
-            base: settings.url, configuration: query.configuration, name: query.name,
-            variables: try ContentVariables.object(variables))
+            base: settings.url, configuration: query.configuration, name: query.name, variables: variables)
         var headers: HeaderFields = ["Accept": "application/json"]
         for (name, value) in settings.headers.sorted(by: { $0.key < $1.key }) { headers[name] = value }
         switch settings.authentication {
@@ -141,12 +196,12 @@ public final class ContentClient: Sendable {
             if let token = try await token(), !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
         }
         let response = try await transport.send(HTTPTransportRequest(method: .get, url: url, headers: headers))
-        return try decode(type, from: response, operation: query.path)
+        return try body(of: response, operation: query.path)
     }
 
-    /// Reads a GraphQL response: an error status, `errors`, or `data` decoded into `type`.
-    private func decode<Data: Decodable>(_ type: Data.Type, from response: HTTPTransportResponse, operation: String)
-        throws -> Data
+    /// Reads a GraphQL response: an error status, `errors`, or its `data` and `extensions`.
+    private func body(of response: HTTPTransportResponse, operation: String) throws
+        -> (data: JSONValue, extensions: JSONValue?)
     {
         let url = redactor.redact(url: response.url)
         let parsed = try? JSONParser().parse(response.body)
@@ -165,11 +220,7 @@ public final class ContentClient: Sendable {
         let errors = Diagnostic.graphQLErrors(body["errors"]?.arrayValue ?? [], redactor: redactor)
         if !errors.isEmpty { throw ContentClientError.graphQL(operation: operation, errors) }
         guard let data = body["data"], data != .null else { throw ContentClientError.noData(operation: operation) }
-        do {
-            return try JSONModelDecoder().decode(type, from: data.serialized())
-        } catch {
-            throw ContentClientError.undecodable(operation: operation, String(describing: error))
-        }
+        return (data, body["extensions"])
     }
 }
 
@@ -221,13 +272,22 @@ public enum ContentClientError: ContentFailure, Equatable {
     case noData(operation: String)
     /// `data` did not match the generated types: the schema changed since the client was generated.
     case undecodable(operation: String, String)
+    /// A `.cacheOnly` fetch of a query the cache has no answer for.
+    case notCached(operation: String)
+    /// The service refused a subscription: the HTTP status the REST call would have had, the gRPC code, why.
+    case subscriptionRefused(operation: String, status: Int, code: String, message: String)
+    /// The service cancelled a subscription, with its reasons.
+    case subscriptionEnded(operation: String, reasons: String)
+    /// The service has no realtime stream (AEM).
+    case notSubscribable(operation: String)
 
     /// The category, as the CLI's exit codes count them.
     public var category: FailureCategory {
         switch self {
-        case .notConfigured: return .configuration
-        case .httpStatus: return .httpStatus
-        case .malformedResponse, .graphQL, .noData, .undecodable: return .operationFailed
+        case .notConfigured, .notSubscribable: return .configuration
+        case .httpStatus, .subscriptionRefused: return .httpStatus
+        case .malformedResponse, .graphQL, .noData, .undecodable, .notCached, .subscriptionEnded:
+            return .operationFailed
         }
     }
 
@@ -248,6 +308,15 @@ public enum ContentClientError: ContentFailure, Equatable {
         case .undecodable(let operation, let detail):
             return "\(operation): the response does not match the generated types (\(detail)); "
                 + "regenerate the client from the current schema"
+        case .subscriptionRefused(let operation, _, let code, let message):
+            return "the subscription to \(operation) was refused: \(code): \(message)"
+        case .subscriptionEnded(let operation, let reasons):
+            return "the server ended the subscription to \(operation)" + (reasons.isEmpty ? "" : ": \(reasons)")
+        case .notSubscribable(let operation):
+            return "\(operation): this service has no realtime stream; execute the query again instead"
+        case .notCached(let operation):
+            return "\(operation): the cache has no result for these variables; execute it with .preferCache or "
+                + ".serverOnly first"
         }
     }
 }

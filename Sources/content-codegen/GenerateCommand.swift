@@ -4,7 +4,8 @@ internal import Foundation
 
 /// The tool both plugins run.
 ///
-/// It reads a `content-client.yaml` and writes the Swift client.
+/// It reads a `content-client.yaml` and writes the Swift client, or writes the Swift packages a Data Connect
+/// workspace's connectors ask for in `generate.swiftSdk`.
 @main
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,17 +17,43 @@ struct GenerateCommand: ParsableCommand {
 
             \(ClientGeneratorConfiguration.sample)
 
+            With --swift-sdk, it writes instead one Swift package per connector whose connector.yaml has \
+            generate.swiftSdk { outputDir, package }, as Firebase's tools do; the package depends on ContentKit in \
+            --runtime-package by path.
+
             Problems in the inputs are printed as file:line:column: error: message and exit with status 1.
             """
     )
 
     @Option(help: "The content-client.yaml to read.")
-    var config: String
+    var config: String?
 
     @Option(help: "The Swift file to write; it is left untouched when its contents would not change.")
-    var output: String
+    var output: String?
+
+    @Option(
+        name: .customLong("swift-sdk"),
+        help: ArgumentHelp("Write the packages generate.swiftSdk asks for, from this workspace.", valueName: "folder"))
+    var swiftSDK: String?
+
+    @Option(help: ArgumentHelp("The package with ContentKit, for --swift-sdk.", valueName: "folder"))
+    var runtimePackage: String?
+
+    func validate() throws {
+        switch (config, output, swiftSDK, runtimePackage) {
+        case (.some, .some, nil, nil), (nil, nil, .some, .some):
+            return
+        default:
+            throw ValidationError("give --config and --output, or --swift-sdk and --runtime-package")
+        }
+    }
 
     func run() throws {
+        if let swiftSDK, let runtimePackage {
+            try writePackages(workspace: swiftSDK, runtimePackage: runtimePackage)
+            return
+        }
+        guard let config, let output else { return }
         let source: String
         do {
             source = try ContentClientGenerator.generate(configurationFile: config)
@@ -43,6 +70,33 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             FileHandle.standardError.write(Data("\(output): error: cannot write the client: \(error)\n".utf8))
             throw ExitCode.failure
+        }
+    }
+
+    private func writePackages(workspace: String, runtimePackage: String) throws {
+        let packages: [SwiftSDKPackageGenerator.Package]
+        do {
+            packages = try SwiftSDKPackageGenerator.packages(
+                workspace: URL(fileURLWithPath: workspace), runtimePackage: URL(fileURLWithPath: runtimePackage))
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        for package in packages {
+            for (path, text) in package.files.sorted(by: { $0.key < $1.key }) {
+                let file = package.folder.appendingPathComponent(path)
+                let bytes = Data(text.utf8)
+                if FileManager.default.contents(atPath: file.path) == bytes { continue }
+                do {
+                    try FileManager.default.createDirectory(
+                        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try bytes.write(to: file, options: .atomic)
+                } catch {
+                    FileHandle.standardError.write(Data("\(file.path): error: cannot write: \(error)\n".utf8))
+                    throw ExitCode.failure
+                }
+            }
+            print("wrote package \(package.name) in \(package.folder.path)")
         }
     }
 }

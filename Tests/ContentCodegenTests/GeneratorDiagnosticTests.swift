@@ -95,7 +95,9 @@ struct GeneratorDiagnosticTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try ContentClientGenerator.generate(
             configurationFile: folder.appendingPathComponent("content-client.yaml").path)
-        #expect(source.contains("func `default`(`in`: String? = nil)"))
+        #expect(source.contains("let defaultQuery: DefaultQuery\n"))
+        #expect(source.contains("func execute(`in`: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache)"))
+        #expect(source.contains("func ref(`in`: String? = nil) -> Ref"))
         #expect(source.contains("let `class`: [Class]"))
         #expect(source.contains("let `self`: String"))
     }
@@ -115,14 +117,18 @@ struct GeneratorDiagnosticTests {
         let found = try #require(
             try Self.diagnostic("query getItem { items { name } }\n\nquery GetItem { items { price } }\n"))
         #expect(found.line == 3)
-        #expect(found.message.contains("GetItemData"))
+        #expect(found.message.contains("GetItemQuery"))
         #expect(found.message.contains("getItem"))
     }
 
-    @Test func anOperationNamedLikeTheClientsPropertyIsReported() throws {
-        let found = try #require(try Self.diagnostic("query client { items { name } }\n"))
+    @Test func aVariableNamedLikeTheFetchPolicyParameterIsReported() throws {
+        let found = try #require(
+            try Self.diagnostic(
+                "query listItems($fetchPolicy: String) {\n  items(where: { name: { eq: $fetchPolicy } }) { name }\n}\n")
+        )
         #expect(found.line == 1)
-        #expect(found.message.contains("property client"))
+        #expect(found.message.contains("$fetchPolicy"))
+        #expect(found.message.contains("rename the variable"))
     }
 
     @Test func anOperationNamedLikeASchemaTypeIsReported() throws {
@@ -130,9 +136,9 @@ struct GeneratorDiagnosticTests {
             try Self.diagnostic(
                 "query list { items { name } }\n",
                 extraFiles: [
-                    "dataconnect/schema/schema.gql": "enum ListData { A }\ntype Item @table {\n  name: String!\n}\n"
+                    "dataconnect/schema/schema.gql": "enum ListQuery { A }\ntype Item @table {\n  name: String!\n}\n"
                 ]))
-        #expect(found.message.contains("ListData"))
+        #expect(found.message.contains("ListQuery"))
         #expect(found.message.contains("schema type"))
     }
 

@@ -5,9 +5,10 @@ import NIOCore
 
 /// The cost of the generated client over plain AsyncHTTPClient, call for call against a running emulator.
 ///
-/// N sequential `listMoviesByGenre` calls through `MoviesConnector` (one `ContentClient`), against the same N
-/// requests through one reused AsyncHTTPClient that only collects the bytes. The two take turns for several rounds in one process, against one running emulator,
-/// and the medians are compared.
+/// N sequential `listMoviesByGenreQuery.execute(genre:)` calls through the generated connector (its default fetch
+/// policy, which asks the service and keeps the answer in the cache), against the same N requests through one
+/// reused AsyncHTTPClient that only collects the bytes. The two take turns for several rounds in one process,
+/// against one running emulator, and the medians are compared.
 ///
 ///     content serve --workspace examples --dataconnect-port 9399 &
 ///     swift run -c release ClientOverhead http://127.0.0.1:9399 [calls] [rounds]
@@ -21,17 +22,18 @@ struct ClientOverhead {
         }
         let calls = arguments.dropFirst().first.flatMap { Int($0) } ?? 1000
         let rounds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5
-        let operation = MoviesConnector.connector.query("listMoviesByGenre")
+        let config = MoviesConnector.connectorConfig
         let url =
-            "\(base)/v1/projects/content-sample/locations/\(operation.location)/services/\(operation.service)"
+            "\(base)/v1/projects/content-sample/locations/\(config.location)/services/\(config.serviceId)"
             + "/connectors/movies:executeQuery"
         let body =
-            #"{"name":"projects/content-sample/locations/\#(operation.location)/services/"#
-            + #"\#(operation.service)/connectors/movies","operationName":"listMoviesByGenre","#
+            #"{"name":"projects/content-sample/locations/\#(config.location)/services/"#
+            + #"\#(config.serviceId)/connectors/movies","operationName":"listMoviesByGenre","#
             + #""variables":{"genre":"Sci-Fi"}}"#
 
-        let settings = DataConnectSettings(endpoint: .url(base), project: "content-sample")
-        let client = ContentClient(configuration: ContentClientConfiguration(dataConnect: settings))
+        let dataConnect = DataConnect(connectorConfig: config, projectID: "content-sample")
+        dataConnect.settings.endpoint = .url(base)
+        let movies = MoviesConnector(dataConnect: dataConnect)
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         var generated: [Duration] = []
         var raw: [Duration] = []
@@ -39,9 +41,8 @@ struct ClientOverhead {
         for _ in 0..<rounds {
             generated.append(
                 try await clock.measure {
-                    let movies = MoviesConnector(client: client)
                     for _ in 0..<calls {
-                        let answer = try await movies.listMoviesByGenre(genre: "Sci-Fi")
+                        let answer = try await movies.listMoviesByGenreQuery.execute(genre: "Sci-Fi").data
                         guard answer.movies.count == 3 else { throw Unexpected(answer: "\(answer)") }
                     }
                 })
@@ -60,7 +61,7 @@ struct ClientOverhead {
                     }
                 })
         }
-        try await client.shutdown()
+        try await dataConnect.shutdown()
         try await http.shutdown()
         let generatedMedian = median(generated)
         let rawMedian = median(raw)

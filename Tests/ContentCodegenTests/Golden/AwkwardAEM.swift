@@ -4,21 +4,43 @@
 import ContentKit
 import Foundation
 
-/// The persisted queries of the `awkward-config` configuration: one method per query.
-///
-/// Calls go through a ``ContentClient`` to the AEM instance its configuration names, as
-/// `GET /graphql/execute.json/awkward-config/<query>`.
-internal struct AwkwardConfigQueries: Sendable {
-    internal let client: ContentClient
+extension AEM {
+    /// ``AwkwardConfigQueries``, made once: its calls share one HTTP client and one cache.
+    internal static let awkwardConfigQueries = AwkwardConfigQueries(
+        aem: AEM(configuration: AwkwardConfigQueries.configuration))
+}
 
+/// The persisted queries of the `awkward-config` configuration: one property per query, each with `execute(…)` and `ref(…)`, sent as `GET /graphql/execute.json/awkward-config/<query>`.
+///
+/// ```swift
+/// let queries = AEM.awkwardConfigQueries
+/// queries.useEmulator()
+/// ```
+internal final class AwkwardConfigQueries: Sendable {
     /// The persisted-query configuration the queries belong to.
     internal static let configuration = "awkward-config"
 
-    /// A client that calls through `client`.
+    /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+    internal let aem: AEM
+
+    /// Runs `references`: `execute(…)` now, or `ref(…)` for later.
+    internal let referencesQuery: ReferencesQuery
+
+    /// The operations, sending through `aem`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter aem: Where calls go.
+    internal init(aem: AEM) {
+        self.aem = aem
+        self.referencesQuery = ReferencesQuery(aem: aem)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `AEM.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `AEM.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = AEM.EmulatorDefaults.host, port: Int = AEM.EmulatorDefaults.port) {
+        self.aem.useEmulator(host: host, port: port)
     }
 }
 
@@ -61,39 +83,62 @@ extension AwkwardConfigQueries {
     ///   }
     /// }
     /// ```
-    internal func references() async throws -> ReferencesData {
-        try await self.client.data(
-            ReferencesData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "references"))
-    }
-}
+    internal struct ReferencesQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "references"
 
-extension AwkwardConfigQueries {
-    /// What ``references`` returns: its `data`, as selected.
-    internal struct ReferencesData: Decodable, Sendable, Hashable {
-        internal let personList: PersonList
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct PersonList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
-            internal let _references: [Reference?]?
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let name: String?
-            }
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
+        }
 
-            internal struct Reference: Decodable, Sendable, Hashable {
-                internal let ref: Ref?
-                internal let image: Image?
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
 
-                internal struct Ref: Decodable, Sendable, Hashable {
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let personList: PersonList
+
+            internal struct PersonList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+                internal let _references: [Reference?]?
+
+                internal struct Item: Decodable, Sendable, Hashable {
                     internal let name: String?
-                    internal let _path: String?
                 }
 
-                internal struct Image: Decodable, Sendable, Hashable {
-                    internal let _path: String?
-                    internal let width: Int?
-                    internal let height: Int?
+                internal struct Reference: Decodable, Sendable, Hashable {
+                    internal let ref: Ref_?
+                    internal let image: Image?
+
+                    internal struct Ref_: Decodable, Sendable, Hashable {
+                        internal let name: String?
+                        internal let _path: String?
+                    }
+
+                    internal struct Image: Decodable, Sendable, Hashable {
+                        internal let _path: String?
+                        internal let width: Int?
+                        internal let height: Int?
+                    }
                 }
             }
         }

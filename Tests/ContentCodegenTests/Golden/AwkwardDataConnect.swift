@@ -4,20 +4,58 @@
 import ContentKit
 import Foundation
 
-/// The `awkward` connector of service `awkward`: one method per operation.
+extension DataConnect {
+    /// ``AwkwardConnector``, made once: its calls share one HTTP client and one cache.
+    internal static let awkwardConnector = AwkwardConnector(
+        dataConnect: DataConnect(connectorConfig: AwkwardConnector.connectorConfig, projectID: AwkwardConnector.projectID))
+}
+
+/// The `awkward` connector of service `awkward`: one property per operation, each with `execute(…)` and `ref(…)`, as Firebase's generated Swift SDK has them.
 ///
-/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
-internal struct AwkwardConnector: Sendable {
-    internal let client: ContentClient
+/// ```swift
+/// let connector = DataConnect.awkwardConnector
+/// connector.useEmulator()
+/// ```
+internal final class AwkwardConnector: Sendable {
+    /// The connector's service, location and id, as the workspace named them.
+    internal static let connectorConfig = ConnectorConfig(serviceId: "awkward", location: "us-central1", connector: "awkward")
 
-    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
-    internal static let connector = DataConnectConnector(location: "us-central1", service: "awkward", connector: "awkward")
+    /// The Firebase project calls name until `dataConnect.settings.project` is set: the workspace's `.firebaserc` default, else a `demo-` project, which only an emulator answers.
+    internal static let projectID = "demo-awkward"
 
-    /// A client that calls through `client`.
+    /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+    internal let dataConnect: DataConnect
+
+    /// Runs `addMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let addMovieMutation: AddMovieMutation
+
+    /// Runs `listAliased`: `execute(…)` now, or `ref(…)` for later.
+    internal let listAliasedQuery: ListAliasedQuery
+
+    /// Runs `findMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let findMoviesQuery: FindMoviesQuery
+
+    /// Runs `listMaybe`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMaybeQuery: ListMaybeQuery
+
+    /// The operations, sending through `dataConnect`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter dataConnect: Where calls go.
+    internal init(dataConnect: DataConnect) {
+        self.dataConnect = dataConnect
+        self.addMovieMutation = AddMovieMutation(dataConnect: dataConnect)
+        self.listAliasedQuery = ListAliasedQuery(dataConnect: dataConnect)
+        self.findMoviesQuery = FindMoviesQuery(dataConnect: dataConnect)
+        self.listMaybeQuery = ListMaybeQuery(dataConnect: dataConnect)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `DataConnect.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `DataConnect.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port) {
+        self.dataConnect.useEmulator(host: host, port: port)
     }
 }
 
@@ -29,32 +67,55 @@ extension AwkwardConnector {
     ///   movie_insert(data: $data)
     /// }
     /// ```
-    internal func addMovie(data: Movie_Data) async throws -> AddMovieData {
-        try await self.client.data(
-            AddMovieData.self,
-            for: Self.connector.mutation("addMovie"),
-            variables: AddMovieVariables(data: data))
-    }
+    internal struct AddMovieMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "addMovie"
 
-    /// The variables of ``addMovie``, as they travel.
-    struct AddMovieVariables: Encodable {
-        var data: Movie_Data
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case data
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.data, forKey: .data)
+        /// Runs the mutation.
+        internal func execute(data: Movie_Data) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(data: data), as: Data.self)
         }
-    }
-}
 
-extension AwkwardConnector {
-    /// What ``addMovie`` returns: its `data`, as selected.
-    internal struct AddMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: Movie_Key
+        /// The mutation with these variables.
+        internal func ref(data: Movie_Data) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(data: data))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var data: Movie_Data
+
+            /// The variables; those that may be left out default to nil.
+            internal init(data: Movie_Data) {
+                self.data = data
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case data
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.data, forKey: .data)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie_insert: Movie_Key
+        }
     }
 }
 
@@ -74,64 +135,87 @@ extension AwkwardConnector {
     ///   underscored: movies { _id _metadata { relevance } metadata: _metadata { distance } }
     /// }
     /// ```
-    internal func listAliased() async throws -> ListAliasedData {
-        try await self.client.data(
-            ListAliasedData.self,
-            for: Self.connector.query("listAliased"))
-    }
-}
+    internal struct ListAliasedQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "listAliased"
 
-extension AwkwardConnector {
-    /// What ``listAliased`` returns: its `data`, as selected.
-    internal struct ListAliasedData: Decodable, Sendable, Hashable {
-        internal let types: [Type_]
-        internal let strings: [String_]
-        internal let timestamps: [Timestamp_]
-        internal let dates: [Date_]
-        internal let ratings: [Ratings]
-        internal let a: [A]
-        internal let A: [A_]
-        internal let underscored: [Underscored]
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct Type_: Decodable, Sendable, Hashable {
-            internal let name: String
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        internal struct String_: Decodable, Sendable, Hashable {
-            internal let title: String
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
-        internal struct Timestamp_: Decodable, Sendable, Hashable {
-            internal let title: String
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
         }
 
-        internal struct Date_: Decodable, Sendable, Hashable {
-            internal let title: String
-        }
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
 
-        internal struct Ratings: Decodable, Sendable, Hashable {
-            internal let rating: Rating?
-        }
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let types: [Type_]
+            internal let strings: [String_]
+            internal let timestamps: [Timestamp_]
+            internal let dates: [Date_]
+            internal let ratings: [Ratings]
+            internal let a: [A]
+            internal let A: [A_]
+            internal let underscored: [Underscored]
 
-        internal struct A: Decodable, Sendable, Hashable {
-            internal let title: String
-        }
-
-        internal struct A_: Decodable, Sendable, Hashable {
-            internal let rating: Rating?
-        }
-
-        internal struct Underscored: Decodable, Sendable, Hashable {
-            internal let _id: String
-            internal let _metadata: Metadata?
-            internal let metadata: Metadata_?
-
-            internal struct Metadata: Decodable, Sendable, Hashable {
-                internal let relevance: Double?
+            internal struct Type_: Decodable, Sendable, Hashable {
+                internal let name: String
             }
 
-            internal struct Metadata_: Decodable, Sendable, Hashable {
-                internal let distance: Double?
+            internal struct String_: Decodable, Sendable, Hashable {
+                internal let title: String
+            }
+
+            internal struct Timestamp_: Decodable, Sendable, Hashable {
+                internal let title: String
+            }
+
+            internal struct Date_: Decodable, Sendable, Hashable {
+                internal let title: String
+            }
+
+            internal struct Ratings: Decodable, Sendable, Hashable {
+                internal let rating: Rating?
+            }
+
+            internal struct A: Decodable, Sendable, Hashable {
+                internal let title: String
+            }
+
+            internal struct A_: Decodable, Sendable, Hashable {
+                internal let rating: Rating?
+            }
+
+            internal struct Underscored: Decodable, Sendable, Hashable {
+                internal let _id: String
+                internal let _metadata: Metadata?
+                internal let metadata: Metadata_?
+
+                internal struct Metadata: Decodable, Sendable, Hashable {
+                    internal let relevance: Double?
+                }
+
+                internal struct Metadata_: Decodable, Sendable, Hashable {
+                    internal let distance: Double?
+                }
             }
         }
     }
@@ -142,7 +226,8 @@ extension AwkwardConnector {
     ///
     /// ```graphql
     /// query findMovies(
-    ///   $client: String, $backend: String, $self: String, $container: String, $encoder: String, $in: String
+    ///   $client: String, $backend: String, $self: String, $container: String, $encoder: String, $in: String,
+    ///   $dataConnect: String, $service: String
     /// ) @auth(level: PUBLIC) {
     ///   movies(
     ///     where: {
@@ -150,6 +235,8 @@ extension AwkwardConnector {
     ///         { title: { eq: $client } }
     ///         { title: { eq: $backend } }
     ///         { title: { eq: $self } }
+    ///         { title: { eq: $dataConnect } }
+    ///         { title: { eq: $service } }
     ///         { container: { eq: $container } }
     ///         { encoder: { eq: $encoder } }
     ///         { description: { eq: $in } }
@@ -162,52 +249,89 @@ extension AwkwardConnector {
     ///   }
     /// }
     /// ```
-    internal func findMovies(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil) async throws -> FindMoviesData {
-        try await self.client.data(
-            FindMoviesData.self,
-            for: Self.connector.query("findMovies"),
-            variables: FindMoviesVariables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`))
-    }
+    internal struct FindMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "findMovies"
 
-    /// The variables of ``findMovies``, as they travel.
-    struct FindMoviesVariables: Encodable {
-        var client: String?
-        var backend: String?
-        var `self`: String?
-        var container: String?
-        var encoder: String?
-        var `in`: String?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case client
-            case backend
-            case `self`
-            case container
-            case encoder
-            case `in`
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.client, forKey: .client)
-            try container.encodeIfPresent(self.backend, forKey: .backend)
-            try container.encodeIfPresent(self.`self`, forKey: .`self`)
-            try container.encodeIfPresent(self.container, forKey: .container)
-            try container.encodeIfPresent(self.encoder, forKey: .encoder)
-            try container.encodeIfPresent(self.`in`, forKey: .`in`)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil, dataConnect: String? = nil, service: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`, dataConnect: dataConnect, service: service), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension AwkwardConnector {
-    /// What ``findMovies`` returns: its `data`, as selected.
-    internal struct FindMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil, dataConnect: String? = nil, service: String? = nil) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`, dataConnect: dataConnect, service: service))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable {
-            internal let title: String
-            internal let container: String?
-            internal let encoder: String?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var client: String?
+            internal var backend: String?
+            internal var `self`: String?
+            internal var container: String?
+            internal var encoder: String?
+            internal var `in`: String?
+            internal var dataConnect: String?
+            internal var service: String?
+
+            /// The variables; those that may be left out default to nil.
+            internal init(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil, dataConnect: String? = nil, service: String? = nil) {
+                self.client = client
+                self.backend = backend
+                self.`self` = self_
+                self.container = container
+                self.encoder = encoder
+                self.`in` = `in`
+                self.dataConnect = dataConnect
+                self.service = service
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case client
+                case backend
+                case `self`
+                case container
+                case encoder
+                case `in`
+                case dataConnect
+                case service
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.client, forKey: .client)
+                try container.encodeIfPresent(self.backend, forKey: .backend)
+                try container.encodeIfPresent(self.`self`, forKey: .`self`)
+                try container.encodeIfPresent(self.container, forKey: .container)
+                try container.encodeIfPresent(self.encoder, forKey: .encoder)
+                try container.encodeIfPresent(self.`in`, forKey: .`in`)
+                try container.encodeIfPresent(self.dataConnect, forKey: .dataConnect)
+                try container.encodeIfPresent(self.service, forKey: .service)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable {
+                internal let title: String
+                internal let container: String?
+                internal let encoder: String?
+            }
         }
     }
 }
@@ -227,52 +351,76 @@ extension AwkwardConnector {
     ///   }
     /// }
     /// ```
-    internal func listMaybe(withRating: Bool) async throws -> ListMaybeData {
-        try await self.client.data(
-            ListMaybeData.self,
-            for: Self.connector.query("listMaybe"),
-            variables: ListMaybeVariables(withRating: withRating))
-    }
+    internal struct ListMaybeQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "listMaybe"
 
-    /// The variables of ``listMaybe``, as they travel.
-    struct ListMaybeVariables: Encodable {
-        var withRating: Bool
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case withRating
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.withRating, forKey: .withRating)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(withRating: Bool, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(withRating: withRating), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension AwkwardConnector {
-    /// What ``listMaybe`` returns: its `data`, as selected.
-    internal struct ListMaybeData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(withRating: Bool) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(withRating: withRating))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable {
-            internal let title: String
-            internal let id: UUID?
-            internal let rating: Rating?
-            internal let container: String?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var withRating: Bool
 
-            enum CodingKeys: String, CodingKey {
-                case title
-                case id
-                case rating
-                case container
+            /// The variables; those that may be left out default to nil.
+            internal init(withRating: Bool) {
+                self.withRating = withRating
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.title = try container.decode(String.self, forKey: .title)
-                self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-                self.rating = try container.decodeIfPresent(Rating.self, forKey: .rating)
-                self.container = try container.decodeIfPresent(String.self, forKey: .container)
+            enum CodingKeys: String, CodingKey {
+                case withRating
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.withRating, forKey: .withRating)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable {
+                internal let title: String
+                internal let id: UUID?
+                internal let rating: Rating?
+                internal let container: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case title
+                    case id
+                    case rating
+                    case container
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
+                    self.rating = try container.decodeIfPresent(Rating.self, forKey: .rating)
+                    self.container = try container.decodeIfPresent(String.self, forKey: .container)
+                }
             }
         }
     }
@@ -339,29 +487,24 @@ extension AwkwardConnector {
 
     /// The `Movie_Key` input.
     internal struct Movie_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 

@@ -4,25 +4,103 @@
 import ContentKit
 import Foundation
 
-/// The `friendly-flix` connector of service `dataconnect`: one method per operation.
+extension DataConnect {
+    /// ``FriendlyFlixConnector``, made once: its calls share one HTTP client and one cache.
+    internal static let friendlyFlixConnector = FriendlyFlixConnector(
+        dataConnect: DataConnect(connectorConfig: FriendlyFlixConnector.connectorConfig, projectID: FriendlyFlixConnector.projectID))
+}
+
+/// The `friendly-flix` connector of service `dataconnect`: one property per operation, each with `execute(…)` and `ref(…)`, as Firebase's generated Swift SDK has them.
 ///
-/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
-internal struct FriendlyFlixConnector: Sendable {
-    internal let client: ContentClient
+/// ```swift
+/// let connector = DataConnect.friendlyFlixConnector
+/// connector.useEmulator()
+/// ```
+internal final class FriendlyFlixConnector: Sendable {
+    /// The connector's service, location and id, as the workspace named them.
+    internal static let connectorConfig = ConnectorConfig(serviceId: "dataconnect", location: "us-central1", connector: "friendly-flix")
 
-    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
-    internal static let connector = DataConnectConnector(location: "us-central1", service: "dataconnect", connector: "friendly-flix")
+    /// The Firebase project calls name until `dataConnect.settings.project` is set: the workspace's `.firebaserc` default, else a `demo-` project, which only an emulator answers.
+    internal static let projectID = "demo-dataconnect"
 
-    /// A client that calls through `client`.
+    /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+    internal let dataConnect: DataConnect
+
+    /// Runs `UpsertUser`: `execute(…)` now, or `ref(…)` for later.
+    internal let upsertUserMutation: UpsertUserMutation
+
+    /// Runs `AddFavoritedMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let addFavoritedMovieMutation: AddFavoritedMovieMutation
+
+    /// Runs `DeleteFavoritedMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let deleteFavoritedMovieMutation: DeleteFavoritedMovieMutation
+
+    /// Runs `AddReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let addReviewMutation: AddReviewMutation
+
+    /// Runs `UpdateReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let updateReviewMutation: UpdateReviewMutation
+
+    /// Runs `DeleteReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let deleteReviewMutation: DeleteReviewMutation
+
+    /// Runs `ListMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMoviesQuery: ListMoviesQuery
+
+    /// Runs `GetMovieById`: `execute(…)` now, or `ref(…)` for later.
+    internal let getMovieByIdQuery: GetMovieByIdQuery
+
+    /// Runs `GetActorById`: `execute(…)` now, or `ref(…)` for later.
+    internal let getActorByIdQuery: GetActorByIdQuery
+
+    /// Runs `GetCurrentUser`: `execute(…)` now, or `ref(…)` for later.
+    internal let getCurrentUserQuery: GetCurrentUserQuery
+
+    /// Runs `GetIfFavoritedMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let getIfFavoritedMovieQuery: GetIfFavoritedMovieQuery
+
+    /// Runs `SearchAll`: `execute(…)` now, or `ref(…)` for later.
+    internal let searchAllQuery: SearchAllQuery
+
+    /// Runs `ListMoviesByPartialTitle`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMoviesByPartialTitleQuery: ListMoviesByPartialTitleQuery
+
+    /// Runs `GetUserFavoriteMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let getUserFavoriteMoviesQuery: GetUserFavoriteMoviesQuery
+
+    /// The operations, sending through `dataConnect`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter dataConnect: Where calls go.
+    internal init(dataConnect: DataConnect) {
+        self.dataConnect = dataConnect
+        self.upsertUserMutation = UpsertUserMutation(dataConnect: dataConnect)
+        self.addFavoritedMovieMutation = AddFavoritedMovieMutation(dataConnect: dataConnect)
+        self.deleteFavoritedMovieMutation = DeleteFavoritedMovieMutation(dataConnect: dataConnect)
+        self.addReviewMutation = AddReviewMutation(dataConnect: dataConnect)
+        self.updateReviewMutation = UpdateReviewMutation(dataConnect: dataConnect)
+        self.deleteReviewMutation = DeleteReviewMutation(dataConnect: dataConnect)
+        self.listMoviesQuery = ListMoviesQuery(dataConnect: dataConnect)
+        self.getMovieByIdQuery = GetMovieByIdQuery(dataConnect: dataConnect)
+        self.getActorByIdQuery = GetActorByIdQuery(dataConnect: dataConnect)
+        self.getCurrentUserQuery = GetCurrentUserQuery(dataConnect: dataConnect)
+        self.getIfFavoritedMovieQuery = GetIfFavoritedMovieQuery(dataConnect: dataConnect)
+        self.searchAllQuery = SearchAllQuery(dataConnect: dataConnect)
+        self.listMoviesByPartialTitleQuery = ListMoviesByPartialTitleQuery(dataConnect: dataConnect)
+        self.getUserFavoriteMoviesQuery = GetUserFavoriteMoviesQuery(dataConnect: dataConnect)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `DataConnect.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `DataConnect.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port) {
+        self.dataConnect.useEmulator(host: host, port: port)
     }
 }
 
 extension FriendlyFlixConnector {
-    /// Runs the `UpsertUser` mutation.
+    /// The `UpsertUser` mutation.
     ///
     /// ```graphql
     /// mutation UpsertUser($username: String!) @auth(level: USER) {
@@ -34,32 +112,55 @@ extension FriendlyFlixConnector {
     ///   )
     /// }
     /// ```
-    internal func UpsertUser(username: String) async throws -> UpsertUserData {
-        try await self.client.data(
-            UpsertUserData.self,
-            for: Self.connector.mutation("UpsertUser"),
-            variables: UpsertUserVariables(username: username))
-    }
+    internal struct UpsertUserMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "UpsertUser"
 
-    /// The variables of ``UpsertUser``, as they travel.
-    struct UpsertUserVariables: Encodable {
-        var username: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case username
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.username, forKey: .username)
+        /// Runs the mutation.
+        internal func execute(username: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(username: username), as: Data.self)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``UpsertUser`` returns: its `data`, as selected.
-    internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: User_Key
+        /// The mutation with these variables.
+        internal func ref(username: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(username: username))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var username: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(username: String) {
+                self.username = username
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case username
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.username, forKey: .username)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user_upsert: User_Key
+        }
     }
 }
 
@@ -71,32 +172,55 @@ extension FriendlyFlixConnector {
     ///   favorite_movie_upsert(data: { userId_expr: "auth.uid", movieId: $movieId })
     /// }
     /// ```
-    internal func AddFavoritedMovie(movieId: UUID) async throws -> AddFavoritedMovieData {
-        try await self.client.data(
-            AddFavoritedMovieData.self,
-            for: Self.connector.mutation("AddFavoritedMovie"),
-            variables: AddFavoritedMovieVariables(movieId: movieId))
-    }
+    internal struct AddFavoritedMovieMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "AddFavoritedMovie"
 
-    /// The variables of ``AddFavoritedMovie``, as they travel.
-    struct AddFavoritedMovieVariables: Encodable {
-        var movieId: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``AddFavoritedMovie`` returns: its `data`, as selected.
-    internal struct AddFavoritedMovieData: Decodable, Sendable, Hashable {
-        internal let favorite_movie_upsert: FavoriteMovie_Key
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID) {
+                self.movieId = movieId
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let favorite_movie_upsert: FavoriteMovie_Key
+        }
     }
 }
 
@@ -108,32 +232,55 @@ extension FriendlyFlixConnector {
     ///   favorite_movie_delete(key: { userId_expr: "auth.uid", movieId: $movieId })
     /// }
     /// ```
-    internal func DeleteFavoritedMovie(movieId: UUID) async throws -> DeleteFavoritedMovieData {
-        try await self.client.data(
-            DeleteFavoritedMovieData.self,
-            for: Self.connector.mutation("DeleteFavoritedMovie"),
-            variables: DeleteFavoritedMovieVariables(movieId: movieId))
-    }
+    internal struct DeleteFavoritedMovieMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "DeleteFavoritedMovie"
 
-    /// The variables of ``DeleteFavoritedMovie``, as they travel.
-    struct DeleteFavoritedMovieVariables: Encodable {
-        var movieId: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``DeleteFavoritedMovie`` returns: its `data`, as selected.
-    internal struct DeleteFavoritedMovieData: Decodable, Sendable, Hashable {
-        internal let favorite_movie_delete: FavoriteMovie_Key?
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID) {
+                self.movieId = movieId
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let favorite_movie_delete: FavoriteMovie_Key?
+        }
     }
 }
 
@@ -154,38 +301,63 @@ extension FriendlyFlixConnector {
     ///   )
     /// }
     /// ```
-    internal func AddReview(movieId: UUID, rating: Int, reviewText: String) async throws -> AddReviewData {
-        try await self.client.data(
-            AddReviewData.self,
-            for: Self.connector.mutation("AddReview"),
-            variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText))
-    }
+    internal struct AddReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "AddReview"
 
-    /// The variables of ``AddReview``, as they travel.
-    struct AddReviewVariables: Encodable {
-        var movieId: UUID
-        var rating: Int
-        var reviewText: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
-            case rating
-            case reviewText
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
-            try container.encode(self.rating, forKey: .rating)
-            try container.encode(self.reviewText, forKey: .reviewText)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID, rating: Int, reviewText: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``AddReview`` returns: its `data`, as selected.
-    internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_insert: Review_Key
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID, rating: Int, reviewText: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+            internal var rating: Int
+            internal var reviewText: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID, rating: Int, reviewText: String) {
+                self.movieId = movieId
+                self.rating = rating
+                self.reviewText = reviewText
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+                case rating
+                case reviewText
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+                try container.encode(self.rating, forKey: .rating)
+                try container.encode(self.reviewText, forKey: .reviewText)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_insert: Review_Key
+        }
     }
 }
 
@@ -207,38 +379,63 @@ extension FriendlyFlixConnector {
     ///   )
     /// }
     /// ```
-    internal func UpdateReview(movieId: UUID, rating: Int, reviewText: String) async throws -> UpdateReviewData {
-        try await self.client.data(
-            UpdateReviewData.self,
-            for: Self.connector.mutation("UpdateReview"),
-            variables: UpdateReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText))
-    }
+    internal struct UpdateReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "UpdateReview"
 
-    /// The variables of ``UpdateReview``, as they travel.
-    struct UpdateReviewVariables: Encodable {
-        var movieId: UUID
-        var rating: Int
-        var reviewText: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
-            case rating
-            case reviewText
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
-            try container.encode(self.rating, forKey: .rating)
-            try container.encode(self.reviewText, forKey: .reviewText)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID, rating: Int, reviewText: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``UpdateReview`` returns: its `data`, as selected.
-    internal struct UpdateReviewData: Decodable, Sendable, Hashable {
-        internal let review_update: Review_Key?
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID, rating: Int, reviewText: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+            internal var rating: Int
+            internal var reviewText: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID, rating: Int, reviewText: String) {
+                self.movieId = movieId
+                self.rating = rating
+                self.reviewText = reviewText
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+                case rating
+                case reviewText
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+                try container.encode(self.rating, forKey: .rating)
+                try container.encode(self.reviewText, forKey: .reviewText)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_update: Review_Key?
+        }
     }
 }
 
@@ -250,32 +447,55 @@ extension FriendlyFlixConnector {
     ///   review_delete(key: { userId_expr: "auth.uid", movieId: $movieId })
     /// }
     /// ```
-    internal func DeleteReview(movieId: UUID) async throws -> DeleteReviewData {
-        try await self.client.data(
-            DeleteReviewData.self,
-            for: Self.connector.mutation("DeleteReview"),
-            variables: DeleteReviewVariables(movieId: movieId))
-    }
+    internal struct DeleteReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "DeleteReview"
 
-    /// The variables of ``DeleteReview``, as they travel.
-    struct DeleteReviewVariables: Encodable {
-        var movieId: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``DeleteReview`` returns: its `data`, as selected.
-    internal struct DeleteReviewData: Decodable, Sendable, Hashable {
-        internal let review_delete: Review_Key?
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID) {
+                self.movieId = movieId
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_delete: Review_Key?
+        }
     }
 }
 
@@ -302,70 +522,96 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func ListMovies(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil) async throws -> ListMoviesData {
-        try await self.client.data(
-            ListMoviesData.self,
-            for: Self.connector.query("ListMovies"),
-            variables: ListMoviesVariables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit))
-    }
+    internal struct ListMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "ListMovies"
 
-    /// The variables of ``ListMovies``, as they travel.
-    struct ListMoviesVariables: Encodable {
-        var orderByRating: OrderDirection?
-        var orderByReleaseYear: OrderDirection?
-        var limit: Int?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case orderByRating
-            case orderByReleaseYear
-            case limit
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.orderByRating, forKey: .orderByRating)
-            try container.encodeIfPresent(self.orderByReleaseYear, forKey: .orderByReleaseYear)
-            try container.encodeIfPresent(self.limit, forKey: .limit)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``ListMovies`` returns: its `data`, as selected.
-    internal struct ListMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let imageUrl: String
-            internal let releaseYear: Int?
-            internal let genre: String?
-            internal let rating: Double?
-            internal let tags: [String?]?
-            internal let description: String?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var orderByRating: OrderDirection?
+            internal var orderByReleaseYear: OrderDirection?
+            internal var limit: Int?
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case imageUrl
-                case releaseYear
-                case genre
-                case rating
-                case tags
-                case description
+            /// The variables; those that may be left out default to nil.
+            internal init(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil) {
+                self.orderByRating = orderByRating
+                self.orderByReleaseYear = orderByReleaseYear
+                self.limit = limit
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
-                self.description = try container.decodeIfPresent(String.self, forKey: .description)
+            enum CodingKeys: String, CodingKey {
+                case orderByRating
+                case orderByReleaseYear
+                case limit
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.orderByRating, forKey: .orderByRating)
+                try container.encodeIfPresent(self.orderByReleaseYear, forKey: .orderByReleaseYear)
+                try container.encodeIfPresent(self.limit, forKey: .limit)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let imageUrl: String
+                internal let releaseYear: Int?
+                internal let genre: String?
+                internal let rating: Double?
+                internal let tags: [String?]?
+                internal let description: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case imageUrl
+                    case releaseYear
+                    case genre
+                    case rating
+                    case tags
+                    case description
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                    self.description = try container.decodeIfPresent(String.self, forKey: .description)
+                }
             }
         }
     }
@@ -413,147 +659,171 @@ extension FriendlyFlixConnector {
     ///   }
     ///  }
     /// ```
-    internal func GetMovieById(id: UUID) async throws -> GetMovieByIdData {
-        try await self.client.data(
-            GetMovieByIdData.self,
-            for: Self.connector.query("GetMovieById"),
-            variables: GetMovieByIdVariables(id: id))
-    }
+    internal struct GetMovieByIdQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetMovieById"
 
-    /// The variables of ``GetMovieById``, as they travel.
-    struct GetMovieByIdVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``GetMovieById`` returns: its `data`, as selected.
-    internal struct GetMovieByIdData: Decodable, Sendable, Hashable {
-        internal let movie: Movie?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let imageUrl: String
-            internal let releaseYear: Int?
-            internal let genre: String?
-            internal let rating: Double?
-            internal let description: String?
-            internal let tags: [String?]?
-            internal let metadata: [Metadata]
-            internal let mainActors: [MainActor]
-            internal let supportingActors: [SupportingActor]
-            internal let reviews: [Review]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
 
             enum CodingKeys: String, CodingKey {
                 case id
-                case title
-                case imageUrl
-                case releaseYear
-                case genre
-                case rating
-                case description
-                case tags
-                case metadata
-                case mainActors
-                case supportingActors
-                case reviews
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.description = try container.decodeIfPresent(String.self, forKey: .description)
-                self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
-                self.metadata = try container.decode([Metadata].self, forKey: .metadata)
-                self.mainActors = try container.decode([MainActor].self, forKey: .mainActors)
-                self.supportingActors = try container.decode([SupportingActor].self, forKey: .supportingActors)
-                self.reviews = try container.decode([Review].self, forKey: .reviews)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
             }
+        }
 
-            internal struct Metadata: Decodable, Sendable, Hashable {
-                internal let director: String?
-            }
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie: Movie?
 
-            internal struct MainActor: Decodable, Sendable, Hashable, Identifiable {
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
-                internal let name: String
+                internal let title: String
                 internal let imageUrl: String
+                internal let releaseYear: Int?
+                internal let genre: String?
+                internal let rating: Double?
+                internal let description: String?
+                internal let tags: [String?]?
+                internal let metadata: [Metadata]
+                internal let mainActors: [MainActor_]
+                internal let supportingActors: [SupportingActor]
+                internal let reviews: [Review]
 
                 enum CodingKeys: String, CodingKey {
                     case id
-                    case name
+                    case title
                     case imageUrl
-                }
-
-                internal init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                    self.name = try container.decode(String.self, forKey: .name)
-                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                }
-            }
-
-            internal struct SupportingActor: Decodable, Sendable, Hashable, Identifiable {
-                internal let id: UUID
-                internal let name: String
-                internal let imageUrl: String
-
-                enum CodingKeys: String, CodingKey {
-                    case id
-                    case name
-                    case imageUrl
-                }
-
-                internal init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                    self.name = try container.decode(String.self, forKey: .name)
-                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                }
-            }
-
-            internal struct Review: Decodable, Sendable, Hashable {
-                internal let id: UUID
-                internal let reviewText: String?
-                internal let reviewDate: LocalDate
-                internal let rating: Int?
-                internal let user: User
-
-                enum CodingKeys: String, CodingKey {
-                    case id
-                    case reviewText
-                    case reviewDate
+                    case releaseYear
+                    case genre
                     case rating
-                    case user
+                    case description
+                    case tags
+                    case metadata
+                    case mainActors
+                    case supportingActors
+                    case reviews
                 }
 
                 internal init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                    self.reviewText = try container.decodeIfPresent(String.self, forKey: .reviewText)
-                    self.reviewDate = try container.decode(LocalDate.self, forKey: .reviewDate)
-                    self.rating = try container.decodeIfPresent(Int.self, forKey: .rating)
-                    self.user = try container.decode(User.self, forKey: .user)
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.description = try container.decodeIfPresent(String.self, forKey: .description)
+                    self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                    self.metadata = try container.decode([Metadata].self, forKey: .metadata)
+                    self.mainActors = try container.decode([MainActor_].self, forKey: .mainActors)
+                    self.supportingActors = try container.decode([SupportingActor].self, forKey: .supportingActors)
+                    self.reviews = try container.decode([Review].self, forKey: .reviews)
                 }
 
-                internal struct User: Decodable, Sendable, Hashable, Identifiable {
-                    internal let id: String
-                    internal let username: String
+                internal struct Metadata: Decodable, Sendable, Hashable {
+                    internal let director: String?
+                }
+
+                internal struct MainActor_: Decodable, Sendable, Hashable, Identifiable {
+                    internal let id: UUID
+                    internal let name: String
+                    internal let imageUrl: String
+
+                    enum CodingKeys: String, CodingKey {
+                        case id
+                        case name
+                        case imageUrl
+                    }
+
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                        self.name = try container.decode(String.self, forKey: .name)
+                        self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    }
+                }
+
+                internal struct SupportingActor: Decodable, Sendable, Hashable, Identifiable {
+                    internal let id: UUID
+                    internal let name: String
+                    internal let imageUrl: String
+
+                    enum CodingKeys: String, CodingKey {
+                        case id
+                        case name
+                        case imageUrl
+                    }
+
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                        self.name = try container.decode(String.self, forKey: .name)
+                        self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    }
+                }
+
+                internal struct Review: Decodable, Sendable, Hashable {
+                    internal let id: UUID
+                    internal let reviewText: String?
+                    internal let reviewDate: LocalDate
+                    internal let rating: Int?
+                    internal let user: User
+
+                    enum CodingKeys: String, CodingKey {
+                        case id
+                        case reviewText
+                        case reviewDate
+                        case rating
+                        case user
+                    }
+
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                        self.reviewText = try container.decodeIfPresent(String.self, forKey: .reviewText)
+                        self.reviewDate = try container.decode(LocalDate.self, forKey: .reviewDate)
+                        self.rating = try container.decodeIfPresent(Int.self, forKey: .rating)
+                        self.user = try container.decode(User.self, forKey: .user)
+                    }
+
+                    internal struct User: Decodable, Sendable, Hashable, Identifiable {
+                        internal let id: String
+                        internal let username: String
+                    }
                 }
             }
         }
@@ -588,104 +858,128 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func GetActorById(id: UUID) async throws -> GetActorByIdData {
-        try await self.client.data(
-            GetActorByIdData.self,
-            for: Self.connector.query("GetActorById"),
-            variables: GetActorByIdVariables(id: id))
-    }
+    internal struct GetActorByIdQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetActorById"
 
-    /// The variables of ``GetActorById``, as they travel.
-    struct GetActorByIdVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``GetActorById`` returns: its `data`, as selected.
-    internal struct GetActorByIdData: Decodable, Sendable, Hashable {
-        internal let actor: Actor?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
 
-        internal struct Actor: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let name: String
-            internal let imageUrl: String
-            internal let mainActors: [MainActor]
-            internal let supportingActors: [SupportingActor]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
 
             enum CodingKeys: String, CodingKey {
                 case id
-                case name
-                case imageUrl
-                case mainActors
-                case supportingActors
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.name = try container.decode(String.self, forKey: .name)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.mainActors = try container.decode([MainActor].self, forKey: .mainActors)
-                self.supportingActors = try container.decode([SupportingActor].self, forKey: .supportingActors)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
             }
+        }
 
-            internal struct MainActor: Decodable, Sendable, Hashable, Identifiable {
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let actor: Actor?
+
+            internal struct Actor: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
-                internal let title: String
-                internal let genre: String?
-                internal let tags: [String?]?
+                internal let name: String
                 internal let imageUrl: String
+                internal let mainActors: [MainActor_]
+                internal let supportingActors: [SupportingActor]
 
                 enum CodingKeys: String, CodingKey {
                     case id
-                    case title
-                    case genre
-                    case tags
+                    case name
                     case imageUrl
+                    case mainActors
+                    case supportingActors
                 }
 
                 internal init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                    self.title = try container.decode(String.self, forKey: .title)
-                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                    self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                    self.name = try container.decode(String.self, forKey: .name)
                     self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                }
-            }
-
-            internal struct SupportingActor: Decodable, Sendable, Hashable, Identifiable {
-                internal let id: UUID
-                internal let title: String
-                internal let genre: String?
-                internal let tags: [String?]?
-                internal let imageUrl: String
-
-                enum CodingKeys: String, CodingKey {
-                    case id
-                    case title
-                    case genre
-                    case tags
-                    case imageUrl
+                    self.mainActors = try container.decode([MainActor_].self, forKey: .mainActors)
+                    self.supportingActors = try container.decode([SupportingActor].self, forKey: .supportingActors)
                 }
 
-                internal init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                    self.title = try container.decode(String.self, forKey: .title)
-                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                    self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
-                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                internal struct MainActor_: Decodable, Sendable, Hashable, Identifiable {
+                    internal let id: UUID
+                    internal let title: String
+                    internal let genre: String?
+                    internal let tags: [String?]?
+                    internal let imageUrl: String
+
+                    enum CodingKeys: String, CodingKey {
+                        case id
+                        case title
+                        case genre
+                        case tags
+                        case imageUrl
+                    }
+
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                        self.title = try container.decode(String.self, forKey: .title)
+                        self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                        self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                        self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    }
+                }
+
+                internal struct SupportingActor: Decodable, Sendable, Hashable, Identifiable {
+                    internal let id: UUID
+                    internal let title: String
+                    internal let genre: String?
+                    internal let tags: [String?]?
+                    internal let imageUrl: String
+
+                    enum CodingKeys: String, CodingKey {
+                        case id
+                        case title
+                        case genre
+                        case tags
+                        case imageUrl
+                    }
+
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                        self.title = try container.decode(String.self, forKey: .title)
+                        self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                        self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                        self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    }
                 }
             }
         }
@@ -728,106 +1022,129 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func GetCurrentUser() async throws -> GetCurrentUserData {
-        try await self.client.data(
-            GetCurrentUserData.self,
-            for: Self.connector.query("GetCurrentUser"))
-    }
-}
+    internal struct GetCurrentUserQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetCurrentUser"
 
-extension FriendlyFlixConnector {
-    /// What ``GetCurrentUser`` returns: its `data`, as selected.
-    internal struct GetCurrentUserData: Decodable, Sendable, Hashable {
-        internal let user: User?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct User: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: String
-            internal let username: String
-            internal let reviews: [Review]
-            internal let favoriteMovies: [FavoriteMovie]
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
 
-            internal struct Review: Decodable, Sendable, Hashable {
-                internal let id: UUID
-                internal let rating: Int?
-                internal let reviewDate: LocalDate
-                internal let reviewText: String?
-                internal let movie: Movie
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
 
-                enum CodingKeys: String, CodingKey {
-                    case id
-                    case rating
-                    case reviewDate
-                    case reviewText
-                    case movie
-                }
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
 
-                internal init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                    self.rating = try container.decodeIfPresent(Int.self, forKey: .rating)
-                    self.reviewDate = try container.decode(LocalDate.self, forKey: .reviewDate)
-                    self.reviewText = try container.decodeIfPresent(String.self, forKey: .reviewText)
-                    self.movie = try container.decode(Movie.self, forKey: .movie)
-                }
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
 
-                internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user: User?
+
+            internal struct User: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: String
+                internal let username: String
+                internal let reviews: [Review]
+                internal let favoriteMovies: [FavoriteMovie]
+
+                internal struct Review: Decodable, Sendable, Hashable {
                     internal let id: UUID
-                    internal let title: String
+                    internal let rating: Int?
+                    internal let reviewDate: LocalDate
+                    internal let reviewText: String?
+                    internal let movie: Movie
 
                     enum CodingKeys: String, CodingKey {
                         case id
-                        case title
-                    }
-
-                    internal init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                        self.title = try container.decode(String.self, forKey: .title)
-                    }
-                }
-            }
-
-            internal struct FavoriteMovie: Decodable, Sendable, Hashable {
-                internal let movie: Movie
-
-                internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-                    internal let id: UUID
-                    internal let title: String
-                    internal let genre: String?
-                    internal let imageUrl: String
-                    internal let releaseYear: Int?
-                    internal let rating: Double?
-                    internal let description: String?
-                    internal let tags: [String?]?
-                    internal let metadata: [Metadata]
-
-                    enum CodingKeys: String, CodingKey {
-                        case id
-                        case title
-                        case genre
-                        case imageUrl
-                        case releaseYear
                         case rating
-                        case description
-                        case tags
-                        case metadata
+                        case reviewDate
+                        case reviewText
+                        case movie
                     }
 
                     internal init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
                         self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                        self.title = try container.decode(String.self, forKey: .title)
-                        self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                        self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                        self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                        self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                        self.description = try container.decodeIfPresent(String.self, forKey: .description)
-                        self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
-                        self.metadata = try container.decode([Metadata].self, forKey: .metadata)
+                        self.rating = try container.decodeIfPresent(Int.self, forKey: .rating)
+                        self.reviewDate = try container.decode(LocalDate.self, forKey: .reviewDate)
+                        self.reviewText = try container.decodeIfPresent(String.self, forKey: .reviewText)
+                        self.movie = try container.decode(Movie.self, forKey: .movie)
                     }
 
-                    internal struct Metadata: Decodable, Sendable, Hashable {
-                        internal let director: String?
+                    internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                        internal let id: UUID
+                        internal let title: String
+
+                        enum CodingKeys: String, CodingKey {
+                            case id
+                            case title
+                        }
+
+                        internal init(from decoder: any Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                            self.title = try container.decode(String.self, forKey: .title)
+                        }
+                    }
+                }
+
+                internal struct FavoriteMovie: Decodable, Sendable, Hashable {
+                    internal let movie: Movie
+
+                    internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                        internal let id: UUID
+                        internal let title: String
+                        internal let genre: String?
+                        internal let imageUrl: String
+                        internal let releaseYear: Int?
+                        internal let rating: Double?
+                        internal let description: String?
+                        internal let tags: [String?]?
+                        internal let metadata: [Metadata]
+
+                        enum CodingKeys: String, CodingKey {
+                            case id
+                            case title
+                            case genre
+                            case imageUrl
+                            case releaseYear
+                            case rating
+                            case description
+                            case tags
+                            case metadata
+                        }
+
+                        internal init(from decoder: any Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                            self.title = try container.decode(String.self, forKey: .title)
+                            self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                            self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                            self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                            self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                            self.description = try container.decodeIfPresent(String.self, forKey: .description)
+                            self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                            self.metadata = try container.decode([Metadata].self, forKey: .metadata)
+                        }
+
+                        internal struct Metadata: Decodable, Sendable, Hashable {
+                            internal let director: String?
+                        }
                     }
                 }
             }
@@ -836,7 +1153,7 @@ extension FriendlyFlixConnector {
 }
 
 extension FriendlyFlixConnector {
-    /// Runs the `GetIfFavoritedMovie` query.
+    /// The `GetIfFavoritedMovie` query.
     ///
     /// ```graphql
     /// query GetIfFavoritedMovie($movieId: UUID!) @auth(level: USER) {
@@ -845,43 +1162,67 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func GetIfFavoritedMovie(movieId: UUID) async throws -> GetIfFavoritedMovieData {
-        try await self.client.data(
-            GetIfFavoritedMovieData.self,
-            for: Self.connector.query("GetIfFavoritedMovie"),
-            variables: GetIfFavoritedMovieVariables(movieId: movieId))
-    }
+    internal struct GetIfFavoritedMovieQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetIfFavoritedMovie"
 
-    /// The variables of ``GetIfFavoritedMovie``, as they travel.
-    struct GetIfFavoritedMovieVariables: Encodable {
-        var movieId: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(movieId: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(movieId: movieId), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``GetIfFavoritedMovie`` returns: its `data`, as selected.
-    internal struct GetIfFavoritedMovieData: Decodable, Sendable, Hashable {
-        internal let favorite_movie: Favorite_movie?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(movieId: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+        }
 
-        internal struct Favorite_movie: Decodable, Sendable, Hashable {
-            internal let movieId: UUID
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID) {
+                self.movieId = movieId
+            }
 
             enum CodingKeys: String, CodingKey {
                 case movieId
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.movieId = try container.decode(DataConnectWire.UUIDValue.self, forKey: .movieId).value
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let favorite_movie: Favorite_movie?
+
+            internal struct Favorite_movie: Decodable, Sendable, Hashable {
+                internal let movieId: UUID
+
+                enum CodingKeys: String, CodingKey {
+                    case movieId
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.movieId = try container.decode(DataConnectWire.UUIDValue.self, forKey: .movieId).value
+                }
             }
         }
     }
@@ -956,166 +1297,195 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func SearchAll(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String) async throws -> SearchAllData {
-        try await self.client.data(
-            SearchAllData.self,
-            for: Self.connector.query("SearchAll"),
-            variables: SearchAllVariables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre))
-    }
+    internal struct SearchAllQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "SearchAll"
 
-    /// The variables of ``SearchAll``, as they travel.
-    struct SearchAllVariables: Encodable {
-        var input: String?
-        var minYear: Int
-        var maxYear: Int
-        var minRating: Double
-        var maxRating: Double
-        var genre: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case input
-            case minYear
-            case maxYear
-            case minRating
-            case maxRating
-            case genre
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-            try container.encode(self.minYear, forKey: .minYear)
-            try container.encode(self.maxYear, forKey: .maxYear)
-            try container.encode(self.minRating, forKey: .minRating)
-            try container.encode(self.maxRating, forKey: .maxRating)
-            try container.encode(self.genre, forKey: .genre)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``SearchAll`` returns: its `data`, as selected.
-    internal struct SearchAllData: Decodable, Sendable, Hashable {
-        internal let moviesMatchingTitle: [MoviesMatchingTitle]
-        internal let moviesMatchingDescription: [MoviesMatchingDescription]
-        internal let actorsMatchingName: [ActorsMatchingName]
-        internal let reviewsMatchingText: [ReviewsMatchingText]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre))
+        }
 
-        internal struct MoviesMatchingTitle: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let genre: String?
-            internal let rating: Double?
-            internal let imageUrl: String
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var input: String?
+            internal var minYear: Int
+            internal var maxYear: Int
+            internal var minRating: Double
+            internal var maxRating: Double
+            internal var genre: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String) {
+                self.input = input
+                self.minYear = minYear
+                self.maxYear = maxYear
+                self.minRating = minRating
+                self.maxRating = maxRating
+                self.genre = genre
+            }
 
             enum CodingKeys: String, CodingKey {
-                case id
-                case title
+                case input
+                case minYear
+                case maxYear
+                case minRating
+                case maxRating
                 case genre
-                case rating
-                case imageUrl
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-            }
-        }
-
-        internal struct MoviesMatchingDescription: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let genre: String?
-            internal let rating: Double?
-            internal let imageUrl: String
-
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case genre
-                case rating
-                case imageUrl
-            }
-
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.input, forKey: .input)
+                try container.encode(self.minYear, forKey: .minYear)
+                try container.encode(self.maxYear, forKey: .maxYear)
+                try container.encode(self.minRating, forKey: .minRating)
+                try container.encode(self.maxRating, forKey: .maxRating)
+                try container.encode(self.genre, forKey: .genre)
             }
         }
 
-        internal struct ActorsMatchingName: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let name: String
-            internal let imageUrl: String
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let moviesMatchingTitle: [MoviesMatchingTitle]
+            internal let moviesMatchingDescription: [MoviesMatchingDescription]
+            internal let actorsMatchingName: [ActorsMatchingName]
+            internal let reviewsMatchingText: [ReviewsMatchingText]
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case name
-                case imageUrl
-            }
-
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.name = try container.decode(String.self, forKey: .name)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-            }
-        }
-
-        internal struct ReviewsMatchingText: Decodable, Sendable, Hashable {
-            internal let id: UUID
-            internal let rating: Int?
-            internal let reviewText: String?
-            internal let reviewDate: LocalDate
-            internal let movie: Movie
-            internal let user: User
-
-            enum CodingKeys: String, CodingKey {
-                case id
-                case rating
-                case reviewText
-                case reviewDate
-                case movie
-                case user
-            }
-
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.rating = try container.decodeIfPresent(Int.self, forKey: .rating)
-                self.reviewText = try container.decodeIfPresent(String.self, forKey: .reviewText)
-                self.reviewDate = try container.decode(LocalDate.self, forKey: .reviewDate)
-                self.movie = try container.decode(Movie.self, forKey: .movie)
-                self.user = try container.decode(User.self, forKey: .user)
-            }
-
-            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+            internal struct MoviesMatchingTitle: Decodable, Sendable, Hashable, Identifiable {
                 internal let id: UUID
                 internal let title: String
+                internal let genre: String?
+                internal let rating: Double?
+                internal let imageUrl: String
 
                 enum CodingKeys: String, CodingKey {
                     case id
                     case title
+                    case genre
+                    case rating
+                    case imageUrl
                 }
 
                 internal init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
                     self.title = try container.decode(String.self, forKey: .title)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
                 }
             }
 
-            internal struct User: Decodable, Sendable, Hashable, Identifiable {
-                internal let id: String
-                internal let username: String
+            internal struct MoviesMatchingDescription: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let genre: String?
+                internal let rating: Double?
+                internal let imageUrl: String
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case genre
+                    case rating
+                    case imageUrl
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                }
+            }
+
+            internal struct ActorsMatchingName: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let name: String
+                internal let imageUrl: String
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case imageUrl
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.name = try container.decode(String.self, forKey: .name)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                }
+            }
+
+            internal struct ReviewsMatchingText: Decodable, Sendable, Hashable {
+                internal let id: UUID
+                internal let rating: Int?
+                internal let reviewText: String?
+                internal let reviewDate: LocalDate
+                internal let movie: Movie
+                internal let user: User
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case rating
+                    case reviewText
+                    case reviewDate
+                    case movie
+                    case user
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.rating = try container.decodeIfPresent(Int.self, forKey: .rating)
+                    self.reviewText = try container.decodeIfPresent(String.self, forKey: .reviewText)
+                    self.reviewDate = try container.decode(LocalDate.self, forKey: .reviewDate)
+                    self.movie = try container.decode(Movie.self, forKey: .movie)
+                    self.user = try container.decode(User.self, forKey: .user)
+                }
+
+                internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                    internal let id: UUID
+                    internal let title: String
+
+                    enum CodingKeys: String, CodingKey {
+                        case id
+                        case title
+                    }
+
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                        self.title = try container.decode(String.self, forKey: .title)
+                    }
+                }
+
+                internal struct User: Decodable, Sendable, Hashable, Identifiable {
+                    internal let id: String
+                    internal let username: String
+                }
             }
         }
     }
@@ -1137,61 +1507,85 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func ListMoviesByPartialTitle(searchTerm: String) async throws -> ListMoviesByPartialTitleData {
-        try await self.client.data(
-            ListMoviesByPartialTitleData.self,
-            for: Self.connector.query("ListMoviesByPartialTitle"),
-            variables: ListMoviesByPartialTitleVariables(searchTerm: searchTerm))
-    }
+    internal struct ListMoviesByPartialTitleQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "ListMoviesByPartialTitle"
 
-    /// The variables of ``ListMoviesByPartialTitle``, as they travel.
-    struct ListMoviesByPartialTitleVariables: Encodable {
-        var searchTerm: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case searchTerm
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.searchTerm, forKey: .searchTerm)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(searchTerm: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(searchTerm: searchTerm), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension FriendlyFlixConnector {
-    /// What ``ListMoviesByPartialTitle`` returns: its `data`, as selected.
-    internal struct ListMoviesByPartialTitleData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(searchTerm: String) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(searchTerm: searchTerm))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let imageUrl: String
-            internal let releaseYear: Int?
-            internal let genre: String?
-            internal let rating: Double?
-            internal let description: String?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var searchTerm: String
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case imageUrl
-                case releaseYear
-                case genre
-                case rating
-                case description
+            /// The variables; those that may be left out default to nil.
+            internal init(searchTerm: String) {
+                self.searchTerm = searchTerm
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.description = try container.decodeIfPresent(String.self, forKey: .description)
+            enum CodingKeys: String, CodingKey {
+                case searchTerm
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.searchTerm, forKey: .searchTerm)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let imageUrl: String
+                internal let releaseYear: Int?
+                internal let genre: String?
+                internal let rating: Double?
+                internal let description: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case imageUrl
+                    case releaseYear
+                    case genre
+                    case rating
+                    case description
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.description = try container.decodeIfPresent(String.self, forKey: .description)
+                }
             }
         }
     }
@@ -1217,52 +1611,75 @@ extension FriendlyFlixConnector {
     ///   }
     /// }
     /// ```
-    internal func GetUserFavoriteMovies() async throws -> GetUserFavoriteMoviesData {
-        try await self.client.data(
-            GetUserFavoriteMoviesData.self,
-            for: Self.connector.query("GetUserFavoriteMovies"))
-    }
-}
+    internal struct GetUserFavoriteMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetUserFavoriteMovies"
 
-extension FriendlyFlixConnector {
-    /// What ``GetUserFavoriteMovies`` returns: its `data`, as selected.
-    internal struct GetUserFavoriteMoviesData: Decodable, Sendable, Hashable {
-        internal let user: User?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct User: Decodable, Sendable, Hashable {
-            internal let favoriteMovies: [FavoriteMovie]
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
 
-            internal struct FavoriteMovie: Decodable, Sendable, Hashable {
-                internal let movie: Movie
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
 
-                internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-                    internal let id: UUID
-                    internal let title: String
-                    internal let genre: String?
-                    internal let imageUrl: String
-                    internal let releaseYear: Int?
-                    internal let rating: Double?
-                    internal let description: String?
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
 
-                    enum CodingKeys: String, CodingKey {
-                        case id
-                        case title
-                        case genre
-                        case imageUrl
-                        case releaseYear
-                        case rating
-                        case description
-                    }
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
 
-                    internal init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                        self.title = try container.decode(String.self, forKey: .title)
-                        self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                        self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                        self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                        self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                        self.description = try container.decodeIfPresent(String.self, forKey: .description)
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user: User?
+
+            internal struct User: Decodable, Sendable, Hashable {
+                internal let favoriteMovies: [FavoriteMovie]
+
+                internal struct FavoriteMovie: Decodable, Sendable, Hashable {
+                    internal let movie: Movie
+
+                    internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                        internal let id: UUID
+                        internal let title: String
+                        internal let genre: String?
+                        internal let imageUrl: String
+                        internal let releaseYear: Int?
+                        internal let rating: Double?
+                        internal let description: String?
+
+                        enum CodingKeys: String, CodingKey {
+                            case id
+                            case title
+                            case genre
+                            case imageUrl
+                            case releaseYear
+                            case rating
+                            case description
+                        }
+
+                        internal init(from decoder: any Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                            self.title = try container.decode(String.self, forKey: .title)
+                            self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                            self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                            self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                            self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                            self.description = try container.decodeIfPresent(String.self, forKey: .description)
+                        }
                     }
                 }
             }
@@ -1273,39 +1690,29 @@ extension FriendlyFlixConnector {
 extension FriendlyFlixConnector {
     /// The `FavoriteMovie_Key` input.
     internal struct FavoriteMovie_Key: Codable, Sendable, Hashable {
-        internal let userId: String?
-        internal let userId_expr: AnyValue?
-        internal let movieId: UUID?
-        internal let movieId_expr: AnyValue?
+        internal let userId: String
+        internal let movieId: UUID
 
-        internal init(userId: String? = nil, userId_expr: AnyValue? = nil, movieId: UUID? = nil, movieId_expr: AnyValue? = nil) {
+        internal init(userId: String, movieId: UUID) {
             self.userId = userId
-            self.userId_expr = userId_expr
             self.movieId = movieId
-            self.movieId_expr = movieId_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case userId
-            case userId_expr
             case movieId
-            case movieId_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
-            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
-            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
-            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
+            self.userId = try container.decode(String.self, forKey: .userId)
+            self.movieId = try container.decode(DataConnectWire.UUIDValue.self, forKey: .movieId).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.userId, forKey: .userId)
-            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
-            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
+            try container.encode(self.userId, forKey: .userId)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
         }
     }
 
@@ -1317,67 +1724,52 @@ extension FriendlyFlixConnector {
 
     /// The `Review_Key` input.
     internal struct Review_Key: Codable, Sendable, Hashable {
-        internal let movieId: UUID?
-        internal let movieId_expr: AnyValue?
-        internal let userId: String?
-        internal let userId_expr: AnyValue?
+        internal let movieId: UUID
+        internal let userId: String
 
-        internal init(movieId: UUID? = nil, movieId_expr: AnyValue? = nil, userId: String? = nil, userId_expr: AnyValue? = nil) {
+        internal init(movieId: UUID, userId: String) {
             self.movieId = movieId
-            self.movieId_expr = movieId_expr
             self.userId = userId
-            self.userId_expr = userId_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case movieId
-            case movieId_expr
             case userId
-            case userId_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
-            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
-            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
-            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+            self.movieId = try container.decode(DataConnectWire.UUIDValue.self, forKey: .movieId).value
+            self.userId = try container.decode(String.self, forKey: .userId)
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
-            try container.encodeIfPresent(self.userId, forKey: .userId)
-            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.userId, forKey: .userId)
         }
     }
 
     /// The `User_Key` input.
     internal struct User_Key: Codable, Sendable, Hashable {
-        internal let id: String?
-        internal let id_expr: AnyValue?
+        internal let id: String
 
-        internal init(id: String? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: String) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(String.self, forKey: .id)
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(String.self, forKey: .id)
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(self.id, forKey: .id)
         }
     }
 }

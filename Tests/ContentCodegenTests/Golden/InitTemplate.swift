@@ -4,20 +4,78 @@
 import ContentKit
 import Foundation
 
-/// The `example` connector of service `template`: one method per operation.
+extension DataConnect {
+    /// ``ExampleConnector``, made once: its calls share one HTTP client and one cache.
+    internal static let exampleConnector = ExampleConnector(
+        dataConnect: DataConnect(connectorConfig: ExampleConnector.connectorConfig, projectID: ExampleConnector.projectID))
+}
+
+/// The `example` connector of service `template`: one property per operation, each with `execute(…)` and `ref(…)`, as Firebase's generated Swift SDK has them.
 ///
-/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
-internal struct ExampleConnector: Sendable {
-    internal let client: ContentClient
+/// ```swift
+/// let connector = DataConnect.exampleConnector
+/// connector.useEmulator()
+/// ```
+internal final class ExampleConnector: Sendable {
+    /// The connector's service, location and id, as the workspace named them.
+    internal static let connectorConfig = ConnectorConfig(serviceId: "template", location: "us-central1", connector: "example")
 
-    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
-    internal static let connector = DataConnectConnector(location: "us-central1", service: "template", connector: "example")
+    /// The Firebase project calls name until `dataConnect.settings.project` is set: the workspace's `.firebaserc` default, else a `demo-` project, which only an emulator answers.
+    internal static let projectID = "demo-template"
 
-    /// A client that calls through `client`.
+    /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+    internal let dataConnect: DataConnect
+
+    /// Runs `CreateMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let createMovieMutation: CreateMovieMutation
+
+    /// Runs `UpsertUser`: `execute(…)` now, or `ref(…)` for later.
+    internal let upsertUserMutation: UpsertUserMutation
+
+    /// Runs `AddReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let addReviewMutation: AddReviewMutation
+
+    /// Runs `DeleteReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let deleteReviewMutation: DeleteReviewMutation
+
+    /// Runs `ListMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMoviesQuery: ListMoviesQuery
+
+    /// Runs `ListUsers`: `execute(…)` now, or `ref(…)` for later.
+    internal let listUsersQuery: ListUsersQuery
+
+    /// Runs `ListUserReviews`: `execute(…)` now, or `ref(…)` for later.
+    internal let listUserReviewsQuery: ListUserReviewsQuery
+
+    /// Runs `GetMovieById`: `execute(…)` now, or `ref(…)` for later.
+    internal let getMovieByIdQuery: GetMovieByIdQuery
+
+    /// Runs `SearchMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let searchMovieQuery: SearchMovieQuery
+
+    /// The operations, sending through `dataConnect`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter dataConnect: Where calls go.
+    internal init(dataConnect: DataConnect) {
+        self.dataConnect = dataConnect
+        self.createMovieMutation = CreateMovieMutation(dataConnect: dataConnect)
+        self.upsertUserMutation = UpsertUserMutation(dataConnect: dataConnect)
+        self.addReviewMutation = AddReviewMutation(dataConnect: dataConnect)
+        self.deleteReviewMutation = DeleteReviewMutation(dataConnect: dataConnect)
+        self.listMoviesQuery = ListMoviesQuery(dataConnect: dataConnect)
+        self.listUsersQuery = ListUsersQuery(dataConnect: dataConnect)
+        self.listUserReviewsQuery = ListUserReviewsQuery(dataConnect: dataConnect)
+        self.getMovieByIdQuery = GetMovieByIdQuery(dataConnect: dataConnect)
+        self.searchMovieQuery = SearchMovieQuery(dataConnect: dataConnect)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `DataConnect.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `DataConnect.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port) {
+        self.dataConnect.useEmulator(host: host, port: port)
     }
 }
 
@@ -30,38 +88,63 @@ extension ExampleConnector {
     ///   movie_insert(data: { title: $title, genre: $genre, imageUrl: $imageUrl })
     /// }
     /// ```
-    internal func CreateMovie(title: String, genre: String, imageUrl: String) async throws -> CreateMovieData {
-        try await self.client.data(
-            CreateMovieData.self,
-            for: Self.connector.mutation("CreateMovie"),
-            variables: CreateMovieVariables(title: title, genre: genre, imageUrl: imageUrl))
-    }
+    internal struct CreateMovieMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "CreateMovie"
 
-    /// The variables of ``CreateMovie``, as they travel.
-    struct CreateMovieVariables: Encodable {
-        var title: String
-        var genre: String
-        var imageUrl: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case title
-            case genre
-            case imageUrl
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.title, forKey: .title)
-            try container.encode(self.genre, forKey: .genre)
-            try container.encode(self.imageUrl, forKey: .imageUrl)
+        /// Runs the mutation.
+        internal func execute(title: String, genre: String, imageUrl: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(title: title, genre: genre, imageUrl: imageUrl), as: Data.self)
         }
-    }
-}
 
-extension ExampleConnector {
-    /// What ``CreateMovie`` returns: its `data`, as selected.
-    internal struct CreateMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: Movie_Key
+        /// The mutation with these variables.
+        internal func ref(title: String, genre: String, imageUrl: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(title: title, genre: genre, imageUrl: imageUrl))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var title: String
+            internal var genre: String
+            internal var imageUrl: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(title: String, genre: String, imageUrl: String) {
+                self.title = title
+                self.genre = genre
+                self.imageUrl = imageUrl
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case title
+                case genre
+                case imageUrl
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.title, forKey: .title)
+                try container.encode(self.genre, forKey: .genre)
+                try container.encode(self.imageUrl, forKey: .imageUrl)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie_insert: Movie_Key
+        }
     }
 }
 
@@ -74,32 +157,55 @@ extension ExampleConnector {
     ///   user_upsert(data: { id_expr: "auth.uid", username: $username })
     /// }
     /// ```
-    internal func UpsertUser(username: String) async throws -> UpsertUserData {
-        try await self.client.data(
-            UpsertUserData.self,
-            for: Self.connector.mutation("UpsertUser"),
-            variables: UpsertUserVariables(username: username))
-    }
+    internal struct UpsertUserMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "UpsertUser"
 
-    /// The variables of ``UpsertUser``, as they travel.
-    struct UpsertUserVariables: Encodable {
-        var username: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case username
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.username, forKey: .username)
+        /// Runs the mutation.
+        internal func execute(username: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(username: username), as: Data.self)
         }
-    }
-}
 
-extension ExampleConnector {
-    /// What ``UpsertUser`` returns: its `data`, as selected.
-    internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: User_Key
+        /// The mutation with these variables.
+        internal func ref(username: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(username: username))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var username: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(username: String) {
+                self.username = username
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case username
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.username, forKey: .username)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user_upsert: User_Key
+        }
     }
 }
 
@@ -120,38 +226,63 @@ extension ExampleConnector {
     ///   )
     /// }
     /// ```
-    internal func AddReview(movieId: UUID, rating: Int, reviewText: String) async throws -> AddReviewData {
-        try await self.client.data(
-            AddReviewData.self,
-            for: Self.connector.mutation("AddReview"),
-            variables: AddReviewVariables(movieId: movieId, rating: rating, reviewText: reviewText))
-    }
+    internal struct AddReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "AddReview"
 
-    /// The variables of ``AddReview``, as they travel.
-    struct AddReviewVariables: Encodable {
-        var movieId: UUID
-        var rating: Int
-        var reviewText: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
-            case rating
-            case reviewText
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
-            try container.encode(self.rating, forKey: .rating)
-            try container.encode(self.reviewText, forKey: .reviewText)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID, rating: Int, reviewText: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
         }
-    }
-}
 
-extension ExampleConnector {
-    /// What ``AddReview`` returns: its `data`, as selected.
-    internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_upsert: Review_Key
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID, rating: Int, reviewText: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+            internal var rating: Int
+            internal var reviewText: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID, rating: Int, reviewText: String) {
+                self.movieId = movieId
+                self.rating = rating
+                self.reviewText = reviewText
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+                case rating
+                case reviewText
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+                try container.encode(self.rating, forKey: .rating)
+                try container.encode(self.reviewText, forKey: .reviewText)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_upsert: Review_Key
+        }
     }
 }
 
@@ -164,32 +295,55 @@ extension ExampleConnector {
     ///   review_delete(key: { userId_expr: "auth.uid", movieId: $movieId })
     /// }
     /// ```
-    internal func DeleteReview(movieId: UUID) async throws -> DeleteReviewData {
-        try await self.client.data(
-            DeleteReviewData.self,
-            for: Self.connector.mutation("DeleteReview"),
-            variables: DeleteReviewVariables(movieId: movieId))
-    }
+    internal struct DeleteReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "DeleteReview"
 
-    /// The variables of ``DeleteReview``, as they travel.
-    struct DeleteReviewVariables: Encodable {
-        var movieId: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
         }
-    }
-}
 
-extension ExampleConnector {
-    /// What ``DeleteReview`` returns: its `data`, as selected.
-    internal struct DeleteReviewData: Decodable, Sendable, Hashable {
-        internal let review_delete: Review_Key?
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID) {
+                self.movieId = movieId
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_delete: Review_Key?
+        }
     }
 }
 
@@ -207,37 +361,60 @@ extension ExampleConnector {
     ///   }
     /// }
     /// ```
-    internal func ListMovies() async throws -> ListMoviesData {
-        try await self.client.data(
-            ListMoviesData.self,
-            for: Self.connector.query("ListMovies"))
-    }
-}
+    internal struct ListMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "ListMovies"
 
-extension ExampleConnector {
-    /// What ``ListMovies`` returns: its `data`, as selected.
-    internal struct ListMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let imageUrl: String
-            internal let genre: String?
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case imageUrl
-                case genre
-            }
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let imageUrl: String
+                internal let genre: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case imageUrl
+                    case genre
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                }
             }
         }
     }
@@ -254,21 +431,44 @@ extension ExampleConnector {
     ///   }
     /// }
     /// ```
-    internal func ListUsers() async throws -> ListUsersData {
-        try await self.client.data(
-            ListUsersData.self,
-            for: Self.connector.query("ListUsers"))
-    }
-}
+    internal struct ListUsersQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "ListUsers"
 
-extension ExampleConnector {
-    /// What ``ListUsers`` returns: its `data`, as selected.
-    internal struct ListUsersData: Decodable, Sendable, Hashable {
-        internal let users: [User]
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct User: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: String
-            internal let username: String
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
+
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let users: [User]
+
+            internal struct User: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: String
+                internal let username: String
+            }
         }
     }
 }
@@ -296,42 +496,65 @@ extension ExampleConnector {
     ///   }
     /// }
     /// ```
-    internal func ListUserReviews() async throws -> ListUserReviewsData {
-        try await self.client.data(
-            ListUserReviewsData.self,
-            for: Self.connector.query("ListUserReviews"))
-    }
-}
+    internal struct ListUserReviewsQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "ListUserReviews"
 
-extension ExampleConnector {
-    /// What ``ListUserReviews`` returns: its `data`, as selected.
-    internal struct ListUserReviewsData: Decodable, Sendable, Hashable {
-        internal let user: User?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct User: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: String
-            internal let username: String
-            internal let reviews: [Review]
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
 
-            internal struct Review: Decodable, Sendable, Hashable {
-                internal let rating: Int?
-                internal let reviewDate: LocalDate
-                internal let reviewText: String?
-                internal let movie: Movie
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
 
-                internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-                    internal let id: UUID
-                    internal let title: String
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
 
-                    enum CodingKeys: String, CodingKey {
-                        case id
-                        case title
-                    }
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
 
-                    internal init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                        self.title = try container.decode(String.self, forKey: .title)
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user: User?
+
+            internal struct User: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: String
+                internal let username: String
+                internal let reviews: [Review]
+
+                internal struct Review: Decodable, Sendable, Hashable {
+                    internal let rating: Int?
+                    internal let reviewDate: LocalDate
+                    internal let reviewText: String?
+                    internal let movie: Movie
+
+                    internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                        internal let id: UUID
+                        internal let title: String
+
+                        enum CodingKeys: String, CodingKey {
+                            case id
+                            case title
+                        }
+
+                        internal init(from decoder: any Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                            self.title = try container.decode(String.self, forKey: .title)
+                        }
                     }
                 }
             }
@@ -366,75 +589,99 @@ extension ExampleConnector {
     ///   }
     /// }
     /// ```
-    internal func GetMovieById(id: UUID) async throws -> GetMovieByIdData {
-        try await self.client.data(
-            GetMovieByIdData.self,
-            for: Self.connector.query("GetMovieById"),
-            variables: GetMovieByIdVariables(id: id))
-    }
+    internal struct GetMovieByIdQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetMovieById"
 
-    /// The variables of ``GetMovieById``, as they travel.
-    struct GetMovieByIdVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension ExampleConnector {
-    /// What ``GetMovieById`` returns: its `data`, as selected.
-    internal struct GetMovieByIdData: Decodable, Sendable, Hashable {
-        internal let movie: Movie?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let imageUrl: String
-            internal let genre: String?
-            internal let metadata: Metadata?
-            internal let reviews: [Review]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
 
             enum CodingKeys: String, CodingKey {
                 case id
-                case title
-                case imageUrl
-                case genre
-                case metadata
-                case reviews
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-                self.reviews = try container.decode([Review].self, forKey: .reviews)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
             }
+        }
 
-            internal struct Metadata: Decodable, Sendable, Hashable {
-                internal let rating: Double?
-                internal let releaseYear: Int?
-                internal let description: String?
-            }
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie: Movie?
 
-            internal struct Review: Decodable, Sendable, Hashable {
-                internal let reviewText: String?
-                internal let reviewDate: LocalDate
-                internal let rating: Int?
-                internal let user: User
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let imageUrl: String
+                internal let genre: String?
+                internal let metadata: Metadata?
+                internal let reviews: [Review]
 
-                internal struct User: Decodable, Sendable, Hashable, Identifiable {
-                    internal let id: String
-                    internal let username: String
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case imageUrl
+                    case genre
+                    case metadata
+                    case reviews
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+                    self.reviews = try container.decode([Review].self, forKey: .reviews)
+                }
+
+                internal struct Metadata: Decodable, Sendable, Hashable {
+                    internal let rating: Double?
+                    internal let releaseYear: Int?
+                    internal let description: String?
+                }
+
+                internal struct Review: Decodable, Sendable, Hashable {
+                    internal let reviewText: String?
+                    internal let reviewDate: LocalDate
+                    internal let rating: Int?
+                    internal let user: User
+
+                    internal struct User: Decodable, Sendable, Hashable, Identifiable {
+                        internal let id: String
+                        internal let username: String
+                    }
                 }
             }
         }
@@ -458,55 +705,80 @@ extension ExampleConnector {
     ///   }
     /// }
     /// ```
-    internal func SearchMovie(titleInput: String? = nil, genre: String? = nil) async throws -> SearchMovieData {
-        try await self.client.data(
-            SearchMovieData.self,
-            for: Self.connector.query("SearchMovie"),
-            variables: SearchMovieVariables(titleInput: titleInput, genre: genre))
-    }
+    internal struct SearchMovieQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "SearchMovie"
 
-    /// The variables of ``SearchMovie``, as they travel.
-    struct SearchMovieVariables: Encodable {
-        var titleInput: String?
-        var genre: String?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case titleInput
-            case genre
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.titleInput, forKey: .titleInput)
-            try container.encodeIfPresent(self.genre, forKey: .genre)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(titleInput: String? = nil, genre: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(titleInput: titleInput, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension ExampleConnector {
-    /// What ``SearchMovie`` returns: its `data`, as selected.
-    internal struct SearchMovieData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(titleInput: String? = nil, genre: String? = nil) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(titleInput: titleInput, genre: genre))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let genre: String?
-            internal let imageUrl: String
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var titleInput: String?
+            internal var genre: String?
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case genre
-                case imageUrl
+            /// The variables; those that may be left out default to nil.
+            internal init(titleInput: String? = nil, genre: String? = nil) {
+                self.titleInput = titleInput
+                self.genre = genre
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+            enum CodingKeys: String, CodingKey {
+                case titleInput
+                case genre
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.titleInput, forKey: .titleInput)
+                try container.encodeIfPresent(self.genre, forKey: .genre)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let genre: String?
+                internal let imageUrl: String
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case genre
+                    case imageUrl
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.imageUrl = try container.decode(String.self, forKey: .imageUrl)
+                }
             }
         }
     }
@@ -515,95 +787,75 @@ extension ExampleConnector {
 extension ExampleConnector {
     /// The `Movie_Key` input.
     internal struct Movie_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `Review_Key` input.
     internal struct Review_Key: Codable, Sendable, Hashable {
-        internal let movieId: UUID?
-        internal let movieId_expr: AnyValue?
-        internal let userId: String?
-        internal let userId_expr: AnyValue?
+        internal let movieId: UUID
+        internal let userId: String
 
-        internal init(movieId: UUID? = nil, movieId_expr: AnyValue? = nil, userId: String? = nil, userId_expr: AnyValue? = nil) {
+        internal init(movieId: UUID, userId: String) {
             self.movieId = movieId
-            self.movieId_expr = movieId_expr
             self.userId = userId
-            self.userId_expr = userId_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case movieId
-            case movieId_expr
             case userId
-            case userId_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
-            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
-            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
-            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+            self.movieId = try container.decode(DataConnectWire.UUIDValue.self, forKey: .movieId).value
+            self.userId = try container.decode(String.self, forKey: .userId)
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
-            try container.encodeIfPresent(self.userId, forKey: .userId)
-            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.userId, forKey: .userId)
         }
     }
 
     /// The `User_Key` input.
     internal struct User_Key: Codable, Sendable, Hashable {
-        internal let id: String?
-        internal let id_expr: AnyValue?
+        internal let id: String
 
-        internal init(id: String? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: String) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(String.self, forKey: .id)
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(String.self, forKey: .id)
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(self.id, forKey: .id)
         }
     }
 }

@@ -4,25 +4,103 @@
 import ContentKit
 import Foundation
 
-/// The `kitchen-sink` connector of service `fdc-kitchensink`: one method per operation.
+extension DataConnect {
+    /// ``KitchenSinkConnector``, made once: its calls share one HTTP client and one cache.
+    internal static let kitchenSinkConnector = KitchenSinkConnector(
+        dataConnect: DataConnect(connectorConfig: KitchenSinkConnector.connectorConfig, projectID: KitchenSinkConnector.projectID))
+}
+
+/// The `kitchen-sink` connector of service `fdc-kitchensink`: one property per operation, each with `execute(…)` and `ref(…)`, as Firebase's generated Swift SDK has them.
 ///
-/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
-internal struct KitchenSinkConnector: Sendable {
-    internal let client: ContentClient
+/// ```swift
+/// let connector = DataConnect.kitchenSinkConnector
+/// connector.useEmulator()
+/// ```
+internal final class KitchenSinkConnector: Sendable {
+    /// The connector's service, location and id, as the workspace named them.
+    internal static let connectorConfig = ConnectorConfig(serviceId: "fdc-kitchensink", location: "us-central1", connector: "kitchen-sink")
 
-    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
-    internal static let connector = DataConnectConnector(location: "us-central1", service: "fdc-kitchensink", connector: "kitchen-sink")
+    /// The Firebase project calls name until `dataConnect.settings.project` is set: the workspace's `.firebaserc` default, else a `demo-` project, which only an emulator answers.
+    internal static let projectID = "demo-fdc-kitchensink"
 
-    /// A client that calls through `client`.
+    /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+    internal let dataConnect: DataConnect
+
+    /// Runs `createTestId`: `execute(…)` now, or `ref(…)` for later.
+    internal let createTestIdMutation: CreateTestIdMutation
+
+    /// Runs `createTestAutoId`: `execute(…)` now, or `ref(…)` for later.
+    internal let createTestAutoIdMutation: CreateTestAutoIdMutation
+
+    /// Runs `createStandardScalar`: `execute(…)` now, or `ref(…)` for later.
+    internal let createStandardScalarMutation: CreateStandardScalarMutation
+
+    /// Runs `createScalarBoundary`: `execute(…)` now, or `ref(…)` for later.
+    internal let createScalarBoundaryMutation: CreateScalarBoundaryMutation
+
+    /// Runs `createLargeNum`: `execute(…)` now, or `ref(…)` for later.
+    internal let createLargeNumMutation: CreateLargeNumMutation
+
+    /// Runs `createLocalDate`: `execute(…)` now, or `ref(…)` for later.
+    internal let createLocalDateMutation: CreateLocalDateMutation
+
+    /// Runs `createAnyValueType`: `execute(…)` now, or `ref(…)` for later.
+    internal let createAnyValueTypeMutation: CreateAnyValueTypeMutation
+
+    /// Runs `InsertMultiplePeople`: `execute(…)` now, or `ref(…)` for later.
+    internal let insertMultiplePeopleMutation: InsertMultiplePeopleMutation
+
+    /// Runs `DeleteNonExistentPeople`: `execute(…)` now, or `ref(…)` for later.
+    internal let deleteNonExistentPeopleMutation: DeleteNonExistentPeopleMutation
+
+    /// Runs `GetStandardScalar`: `execute(…)` now, or `ref(…)` for later.
+    internal let getStandardScalarQuery: GetStandardScalarQuery
+
+    /// Runs `GetScalarBoundary`: `execute(…)` now, or `ref(…)` for later.
+    internal let getScalarBoundaryQuery: GetScalarBoundaryQuery
+
+    /// Runs `GetLargeNum`: `execute(…)` now, or `ref(…)` for later.
+    internal let getLargeNumQuery: GetLargeNumQuery
+
+    /// Runs `GetLocalDateType`: `execute(…)` now, or `ref(…)` for later.
+    internal let getLocalDateTypeQuery: GetLocalDateTypeQuery
+
+    /// Runs `GetAnyValueType`: `execute(…)` now, or `ref(…)` for later.
+    internal let getAnyValueTypeQuery: GetAnyValueTypeQuery
+
+    /// The operations, sending through `dataConnect`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter dataConnect: Where calls go.
+    internal init(dataConnect: DataConnect) {
+        self.dataConnect = dataConnect
+        self.createTestIdMutation = CreateTestIdMutation(dataConnect: dataConnect)
+        self.createTestAutoIdMutation = CreateTestAutoIdMutation(dataConnect: dataConnect)
+        self.createStandardScalarMutation = CreateStandardScalarMutation(dataConnect: dataConnect)
+        self.createScalarBoundaryMutation = CreateScalarBoundaryMutation(dataConnect: dataConnect)
+        self.createLargeNumMutation = CreateLargeNumMutation(dataConnect: dataConnect)
+        self.createLocalDateMutation = CreateLocalDateMutation(dataConnect: dataConnect)
+        self.createAnyValueTypeMutation = CreateAnyValueTypeMutation(dataConnect: dataConnect)
+        self.insertMultiplePeopleMutation = InsertMultiplePeopleMutation(dataConnect: dataConnect)
+        self.deleteNonExistentPeopleMutation = DeleteNonExistentPeopleMutation(dataConnect: dataConnect)
+        self.getStandardScalarQuery = GetStandardScalarQuery(dataConnect: dataConnect)
+        self.getScalarBoundaryQuery = GetScalarBoundaryQuery(dataConnect: dataConnect)
+        self.getLargeNumQuery = GetLargeNumQuery(dataConnect: dataConnect)
+        self.getLocalDateTypeQuery = GetLocalDateTypeQuery(dataConnect: dataConnect)
+        self.getAnyValueTypeQuery = GetAnyValueTypeQuery(dataConnect: dataConnect)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `DataConnect.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `DataConnect.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port) {
+        self.dataConnect.useEmulator(host: host, port: port)
     }
 }
 
 extension KitchenSinkConnector {
-    /// Runs the `createTestId` mutation.
+    /// The `createTestId` mutation.
     ///
     /// ```graphql
     /// mutation createTestId($id: UUID!) @auth(level: PUBLIC) {
@@ -31,59 +109,104 @@ extension KitchenSinkConnector {
     ///     })
     /// }
     /// ```
-    internal func createTestId(id: UUID) async throws -> CreateTestIdData {
-        try await self.client.data(
-            CreateTestIdData.self,
-            for: Self.connector.mutation("createTestId"),
-            variables: CreateTestIdVariables(id: id))
-    }
+    internal struct CreateTestIdMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createTestId"
 
-    /// The variables of ``createTestId``, as they travel.
-    struct CreateTestIdVariables: Encodable {
-        var id: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the mutation.
+        internal func execute(id: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let testId_insert: TestId_Key
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``createTestId`` returns: its `data`, as selected.
-    internal struct CreateTestIdData: Decodable, Sendable, Hashable {
-        internal let testId_insert: TestId_Key
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `createTestAutoId` mutation.
+    /// The `createTestAutoId` mutation.
     ///
     /// ```graphql
     /// mutation createTestAutoId @auth(level: PUBLIC) {
     ///     testAutoId_insert(data: {})
     /// }
     /// ```
-    internal func createTestAutoId() async throws -> CreateTestAutoIdData {
-        try await self.client.data(
-            CreateTestAutoIdData.self,
-            for: Self.connector.mutation("createTestAutoId"))
+    internal struct CreateTestAutoIdMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createTestAutoId"
+
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
+
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
+
+        /// Runs the mutation.
+        internal func execute() async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref() -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let testAutoId_insert: TestAutoId_Key
+        }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``createTestAutoId`` returns: its `data`, as selected.
-    internal struct CreateTestAutoIdData: Decodable, Sendable, Hashable {
-        internal let testAutoId_insert: TestAutoId_Key
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `createStandardScalar` mutation.
+    /// The `createStandardScalar` mutation.
     ///
     /// ```graphql
     /// mutation createStandardScalar($id: UUID!, $number: Int!, $text: String!, $decimal: Float!) @auth(level: PUBLIC) {
@@ -95,46 +218,72 @@ extension KitchenSinkConnector {
     ///     })
     /// }
     /// ```
-    internal func createStandardScalar(id: UUID, number: Int, text: String, decimal: Double) async throws -> CreateStandardScalarData {
-        try await self.client.data(
-            CreateStandardScalarData.self,
-            for: Self.connector.mutation("createStandardScalar"),
-            variables: CreateStandardScalarVariables(id: id, number: number, text: text, decimal: decimal))
-    }
+    internal struct CreateStandardScalarMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createStandardScalar"
 
-    /// The variables of ``createStandardScalar``, as they travel.
-    struct CreateStandardScalarVariables: Encodable {
-        var id: UUID
-        var number: Int
-        var text: String
-        var decimal: Double
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case number
-            case text
-            case decimal
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(self.number, forKey: .number)
-            try container.encode(self.text, forKey: .text)
-            try container.encode(self.decimal, forKey: .decimal)
+        /// Runs the mutation.
+        internal func execute(id: UUID, number: Int, text: String, decimal: Double) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, number: number, text: text, decimal: decimal), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID, number: Int, text: String, decimal: Double) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, number: number, text: text, decimal: decimal))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var number: Int
+            internal var text: String
+            internal var decimal: Double
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, number: Int, text: String, decimal: Double) {
+                self.id = id
+                self.number = number
+                self.text = text
+                self.decimal = decimal
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case number
+                case text
+                case decimal
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(self.number, forKey: .number)
+                try container.encode(self.text, forKey: .text)
+                try container.encode(self.decimal, forKey: .decimal)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let standardScalars_upsert: StandardScalars_Key
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``createStandardScalar`` returns: its `data`, as selected.
-    internal struct CreateStandardScalarData: Decodable, Sendable, Hashable {
-        internal let standardScalars_upsert: StandardScalars_Key
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `createScalarBoundary` mutation.
+    /// The `createScalarBoundary` mutation.
     ///
     /// ```graphql
     /// mutation createScalarBoundary($id: UUID!, $maxNumber: Int!, $minNumber: Int!, $maxDecimal: Float!, $minDecimal: Float!) @auth(level: PUBLIC) {
@@ -147,49 +296,76 @@ extension KitchenSinkConnector {
     ///     })
     /// }
     /// ```
-    internal func createScalarBoundary(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) async throws -> CreateScalarBoundaryData {
-        try await self.client.data(
-            CreateScalarBoundaryData.self,
-            for: Self.connector.mutation("createScalarBoundary"),
-            variables: CreateScalarBoundaryVariables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal))
-    }
+    internal struct CreateScalarBoundaryMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createScalarBoundary"
 
-    /// The variables of ``createScalarBoundary``, as they travel.
-    struct CreateScalarBoundaryVariables: Encodable {
-        var id: UUID
-        var maxNumber: Int
-        var minNumber: Int
-        var maxDecimal: Double
-        var minDecimal: Double
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case maxNumber
-            case minNumber
-            case maxDecimal
-            case minDecimal
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(self.maxNumber, forKey: .maxNumber)
-            try container.encode(self.minNumber, forKey: .minNumber)
-            try container.encode(self.maxDecimal, forKey: .maxDecimal)
-            try container.encode(self.minDecimal, forKey: .minDecimal)
+        /// Runs the mutation.
+        internal func execute(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var maxNumber: Int
+            internal var minNumber: Int
+            internal var maxDecimal: Double
+            internal var minDecimal: Double
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) {
+                self.id = id
+                self.maxNumber = maxNumber
+                self.minNumber = minNumber
+                self.maxDecimal = maxDecimal
+                self.minDecimal = minDecimal
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case maxNumber
+                case minNumber
+                case maxDecimal
+                case minDecimal
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(self.maxNumber, forKey: .maxNumber)
+                try container.encode(self.minNumber, forKey: .minNumber)
+                try container.encode(self.maxDecimal, forKey: .maxDecimal)
+                try container.encode(self.minDecimal, forKey: .minDecimal)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let scalarBoundary_insert: ScalarBoundary_Key
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``createScalarBoundary`` returns: its `data`, as selected.
-    internal struct CreateScalarBoundaryData: Decodable, Sendable, Hashable {
-        internal let scalarBoundary_insert: ScalarBoundary_Key
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `createLargeNum` mutation.
+    /// The `createLargeNum` mutation.
     ///
     /// ```graphql
     /// mutation createLargeNum($id: UUID!, $num: Int64!, $maxNum: Int64!, $minNum: Int64!) @auth(level: PUBLIC) {
@@ -201,46 +377,72 @@ extension KitchenSinkConnector {
     ///     })
     /// }
     /// ```
-    internal func createLargeNum(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) async throws -> CreateLargeNumData {
-        try await self.client.data(
-            CreateLargeNumData.self,
-            for: Self.connector.mutation("createLargeNum"),
-            variables: CreateLargeNumVariables(id: id, num: num, maxNum: maxNum, minNum: minNum))
-    }
+    internal struct CreateLargeNumMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createLargeNum"
 
-    /// The variables of ``createLargeNum``, as they travel.
-    struct CreateLargeNumVariables: Encodable {
-        var id: UUID
-        var num: Int64
-        var maxNum: Int64
-        var minNum: Int64
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case num
-            case maxNum
-            case minNum
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(DataConnectWire.Int64Value(self.num), forKey: .num)
-            try container.encode(DataConnectWire.Int64Value(self.maxNum), forKey: .maxNum)
-            try container.encode(DataConnectWire.Int64Value(self.minNum), forKey: .minNum)
+        /// Runs the mutation.
+        internal func execute(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, num: num, maxNum: maxNum, minNum: minNum), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, num: num, maxNum: maxNum, minNum: minNum))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var num: Int64
+            internal var maxNum: Int64
+            internal var minNum: Int64
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) {
+                self.id = id
+                self.num = num
+                self.maxNum = maxNum
+                self.minNum = minNum
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case num
+                case maxNum
+                case minNum
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(DataConnectWire.Int64Value(self.num), forKey: .num)
+                try container.encode(DataConnectWire.Int64Value(self.maxNum), forKey: .maxNum)
+                try container.encode(DataConnectWire.Int64Value(self.minNum), forKey: .minNum)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let largeIntType_insert: LargeIntType_Key
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``createLargeNum`` returns: its `data`, as selected.
-    internal struct CreateLargeNumData: Decodable, Sendable, Hashable {
-        internal let largeIntType_insert: LargeIntType_Key
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `createLocalDate` mutation.
+    /// The `createLocalDate` mutation.
     ///
     /// ```graphql
     /// mutation createLocalDate($id: UUID!, $localDate: Date!) @auth(level: PUBLIC) {
@@ -250,40 +452,64 @@ extension KitchenSinkConnector {
     ///     })
     /// }
     /// ```
-    internal func createLocalDate(id: UUID, localDate: LocalDate) async throws -> CreateLocalDateData {
-        try await self.client.data(
-            CreateLocalDateData.self,
-            for: Self.connector.mutation("createLocalDate"),
-            variables: CreateLocalDateVariables(id: id, localDate: localDate))
-    }
+    internal struct CreateLocalDateMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createLocalDate"
 
-    /// The variables of ``createLocalDate``, as they travel.
-    struct CreateLocalDateVariables: Encodable {
-        var id: UUID
-        var localDate: LocalDate
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case localDate
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(self.localDate, forKey: .localDate)
+        /// Runs the mutation.
+        internal func execute(id: UUID, localDate: LocalDate) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, localDate: localDate), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID, localDate: LocalDate) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, localDate: localDate))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var localDate: LocalDate
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, localDate: LocalDate) {
+                self.id = id
+                self.localDate = localDate
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case localDate
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(self.localDate, forKey: .localDate)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let localDateType_insert: LocalDateType_Key
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``createLocalDate`` returns: its `data`, as selected.
-    internal struct CreateLocalDateData: Decodable, Sendable, Hashable {
-        internal let localDateType_insert: LocalDateType_Key
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `createAnyValueType` mutation.
+    /// The `createAnyValueType` mutation.
     ///
     /// ```graphql
     /// mutation createAnyValueType($id: UUID!, $props: Any!) @auth(level: PUBLIC) {
@@ -293,35 +519,59 @@ extension KitchenSinkConnector {
     ///     })
     /// }
     /// ```
-    internal func createAnyValueType(id: UUID, props: AnyValue) async throws -> CreateAnyValueTypeData {
-        try await self.client.data(
-            CreateAnyValueTypeData.self,
-            for: Self.connector.mutation("createAnyValueType"),
-            variables: CreateAnyValueTypeVariables(id: id, props: props))
-    }
+    internal struct CreateAnyValueTypeMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createAnyValueType"
 
-    /// The variables of ``createAnyValueType``, as they travel.
-    struct CreateAnyValueTypeVariables: Encodable {
-        var id: UUID
-        var props: AnyValue
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case props
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(self.props, forKey: .props)
+        /// Runs the mutation.
+        internal func execute(id: UUID, props: AnyValue) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, props: props), as: Data.self)
         }
-    }
-}
 
-extension KitchenSinkConnector {
-    /// What ``createAnyValueType`` returns: its `data`, as selected.
-    internal struct CreateAnyValueTypeData: Decodable, Sendable, Hashable {
-        internal let anyValueType_insert: AnyValueType_Key
+        /// The mutation with these variables.
+        internal func ref(id: UUID, props: AnyValue) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, props: props))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var props: AnyValue
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, props: AnyValue) {
+                self.id = id
+                self.props = props
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case props
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(self.props, forKey: .props)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let anyValueType_insert: AnyValueType_Key
+        }
     }
 }
 
@@ -335,39 +585,64 @@ extension KitchenSinkConnector {
     ///   person2: person_insert(data: { id: $id, name: $name2 })
     /// }
     /// ```
-    internal func InsertMultiplePeople(id: UUID, name1: String, name2: String) async throws -> InsertMultiplePeopleData {
-        try await self.client.data(
-            InsertMultiplePeopleData.self,
-            for: Self.connector.mutation("InsertMultiplePeople"),
-            variables: InsertMultiplePeopleVariables(id: id, name1: name1, name2: name2))
-    }
+    internal struct InsertMultiplePeopleMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "InsertMultiplePeople"
 
-    /// The variables of ``InsertMultiplePeople``, as they travel.
-    struct InsertMultiplePeopleVariables: Encodable {
-        var id: UUID
-        var name1: String
-        var name2: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case name1
-            case name2
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(self.name1, forKey: .name1)
-            try container.encode(self.name2, forKey: .name2)
+        /// Runs the mutation.
+        internal func execute(id: UUID, name1: String, name2: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, name1: name1, name2: name2), as: Data.self)
         }
-    }
-}
 
-extension KitchenSinkConnector {
-    /// What ``InsertMultiplePeople`` returns: its `data`, as selected.
-    internal struct InsertMultiplePeopleData: Decodable, Sendable, Hashable {
-        internal let person1: Person_Key
-        internal let person2: Person_Key
+        /// The mutation with these variables.
+        internal func ref(id: UUID, name1: String, name2: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, name1: name1, name2: name2))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var name1: String
+            internal var name2: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, name1: String, name2: String) {
+                self.id = id
+                self.name1 = name1
+                self.name2 = name2
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case name1
+                case name2
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(self.name1, forKey: .name1)
+                try container.encode(self.name2, forKey: .name2)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let person1: Person_Key
+            internal let person2: Person_Key
+        }
     }
 }
 
@@ -382,39 +657,62 @@ extension KitchenSinkConnector {
     ///     person2: person_delete(id: "11A7649B-8FF5-485B-AFBF-2EA5F28894DF")
     /// }
     /// ```
-    internal func DeleteNonExistentPeople(id: UUID) async throws -> DeleteNonExistentPeopleData {
-        try await self.client.data(
-            DeleteNonExistentPeopleData.self,
-            for: Self.connector.mutation("DeleteNonExistentPeople"),
-            variables: DeleteNonExistentPeopleVariables(id: id))
-    }
+    internal struct DeleteNonExistentPeopleMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "DeleteNonExistentPeople"
 
-    /// The variables of ``DeleteNonExistentPeople``, as they travel.
-    struct DeleteNonExistentPeopleVariables: Encodable {
-        var id: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the mutation.
+        internal func execute(id: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let person1_insert: Person_Key
+            internal let person1: Person_Key?
+            internal let person2: Person_Key?
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``DeleteNonExistentPeople`` returns: its `data`, as selected.
-    internal struct DeleteNonExistentPeopleData: Decodable, Sendable, Hashable {
-        internal let person1_insert: Person_Key
-        internal let person1: Person_Key?
-        internal let person2: Person_Key?
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `GetStandardScalar` query.
+    /// The `GetStandardScalar` query.
     ///
     /// ```graphql
     /// query GetStandardScalar($id: UUID!) @auth(level: PUBLIC)
@@ -431,59 +729,83 @@ extension KitchenSinkConnector {
     ///     }
     /// }
     /// ```
-    internal func GetStandardScalar(id: UUID) async throws -> GetStandardScalarData {
-        try await self.client.data(
-            GetStandardScalarData.self,
-            for: Self.connector.query("GetStandardScalar"),
-            variables: GetStandardScalarVariables(id: id))
-    }
+    internal struct GetStandardScalarQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetStandardScalar"
 
-    /// The variables of ``GetStandardScalar``, as they travel.
-    struct GetStandardScalarVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRefObservableObject<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension KitchenSinkConnector {
-    /// What ``GetStandardScalar`` returns: its `data`, as selected.
-    internal struct GetStandardScalarData: Decodable, Sendable, Hashable {
-        internal let standardScalars: StandardScalars?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
 
-        internal struct StandardScalars: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let number: Int
-            internal let text: String
-            internal let decimal: Double
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
 
             enum CodingKeys: String, CodingKey {
                 case id
-                case number
-                case text
-                case decimal
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.number = try container.decode(Int.self, forKey: .number)
-                self.text = try container.decode(String.self, forKey: .text)
-                self.decimal = try container.decode(Double.self, forKey: .decimal)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let standardScalars: StandardScalars?
+
+            internal struct StandardScalars: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let number: Int
+                internal let text: String
+                internal let decimal: Double
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case number
+                    case text
+                    case decimal
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.number = try container.decode(Int.self, forKey: .number)
+                    self.text = try container.decode(String.self, forKey: .text)
+                    self.decimal = try container.decode(Double.self, forKey: .decimal)
+                }
             }
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// Runs the `GetScalarBoundary` query.
+    /// The `GetScalarBoundary` query.
     ///
     /// ```graphql
     /// query GetScalarBoundary($id: UUID!) @auth(level: PUBLIC) {
@@ -495,44 +817,68 @@ extension KitchenSinkConnector {
     ///     }
     /// }
     /// ```
-    internal func GetScalarBoundary(id: UUID) async throws -> GetScalarBoundaryData {
-        try await self.client.data(
-            GetScalarBoundaryData.self,
-            for: Self.connector.query("GetScalarBoundary"),
-            variables: GetScalarBoundaryVariables(id: id))
-    }
+    internal struct GetScalarBoundaryQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetScalarBoundary"
 
-    /// The variables of ``GetScalarBoundary``, as they travel.
-    struct GetScalarBoundaryVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRefObservableObject<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let scalarBoundary: ScalarBoundary?
+
+            internal struct ScalarBoundary: Decodable, Sendable, Hashable {
+                internal let maxNumber: Int
+                internal let minNumber: Int
+                internal let maxDecimal: Double
+                internal let minDecimal: Double
+            }
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``GetScalarBoundary`` returns: its `data`, as selected.
-    internal struct GetScalarBoundaryData: Decodable, Sendable, Hashable {
-        internal let scalarBoundary: ScalarBoundary?
-
-        internal struct ScalarBoundary: Decodable, Sendable, Hashable {
-            internal let maxNumber: Int
-            internal let minNumber: Int
-            internal let maxDecimal: Double
-            internal let minDecimal: Double
-        }
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `GetLargeNum` query.
+    /// The `GetLargeNum` query.
     ///
     /// ```graphql
     /// query GetLargeNum($id: UUID!) @auth(level: PUBLIC) @refresh(every:  { seconds: 10
@@ -544,56 +890,80 @@ extension KitchenSinkConnector {
     ///     }
     /// }
     /// ```
-    internal func GetLargeNum(id: UUID) async throws -> GetLargeNumData {
-        try await self.client.data(
-            GetLargeNumData.self,
-            for: Self.connector.query("GetLargeNum"),
-            variables: GetLargeNumVariables(id: id))
-    }
+    internal struct GetLargeNumQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetLargeNum"
 
-    /// The variables of ``GetLargeNum``, as they travel.
-    struct GetLargeNumVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRefObservableObject<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension KitchenSinkConnector {
-    /// What ``GetLargeNum`` returns: its `data`, as selected.
-    internal struct GetLargeNumData: Decodable, Sendable, Hashable {
-        internal let largeIntType: LargeIntType?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
 
-        internal struct LargeIntType: Decodable, Sendable, Hashable {
-            internal let num: Int64
-            internal let maxNum: Int64
-            internal let minNum: Int64
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
 
             enum CodingKeys: String, CodingKey {
-                case num
-                case maxNum
-                case minNum
+                case id
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.num = try container.decode(DataConnectWire.Int64Value.self, forKey: .num).value
-                self.maxNum = try container.decode(DataConnectWire.Int64Value.self, forKey: .maxNum).value
-                self.minNum = try container.decode(DataConnectWire.Int64Value.self, forKey: .minNum).value
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let largeIntType: LargeIntType?
+
+            internal struct LargeIntType: Decodable, Sendable, Hashable {
+                internal let num: Int64
+                internal let maxNum: Int64
+                internal let minNum: Int64
+
+                enum CodingKeys: String, CodingKey {
+                    case num
+                    case maxNum
+                    case minNum
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.num = try container.decode(DataConnectWire.Int64Value.self, forKey: .num).value
+                    self.maxNum = try container.decode(DataConnectWire.Int64Value.self, forKey: .maxNum).value
+                    self.minNum = try container.decode(DataConnectWire.Int64Value.self, forKey: .minNum).value
+                }
             }
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// Runs the `GetLocalDateType` query.
+    /// The `GetLocalDateType` query.
     ///
     /// ```graphql
     /// query GetLocalDateType($id: UUID!) @auth(level: PUBLIC) {
@@ -602,41 +972,65 @@ extension KitchenSinkConnector {
     ///     }
     /// }
     /// ```
-    internal func GetLocalDateType(id: UUID) async throws -> GetLocalDateTypeData {
-        try await self.client.data(
-            GetLocalDateTypeData.self,
-            for: Self.connector.query("GetLocalDateType"),
-            variables: GetLocalDateTypeVariables(id: id))
-    }
+    internal struct GetLocalDateTypeQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetLocalDateType"
 
-    /// The variables of ``GetLocalDateType``, as they travel.
-    struct GetLocalDateTypeVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRefObservableObject<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let localDateType: LocalDateType?
+
+            internal struct LocalDateType: Decodable, Sendable, Hashable {
+                internal let localDate: LocalDate?
+            }
         }
     }
 }
 
 extension KitchenSinkConnector {
-    /// What ``GetLocalDateType`` returns: its `data`, as selected.
-    internal struct GetLocalDateTypeData: Decodable, Sendable, Hashable {
-        internal let localDateType: LocalDateType?
-
-        internal struct LocalDateType: Decodable, Sendable, Hashable {
-            internal let localDate: LocalDate?
-        }
-    }
-}
-
-extension KitchenSinkConnector {
-    /// Runs the `GetAnyValueType` query.
+    /// The `GetAnyValueType` query.
     ///
     /// ```graphql
     /// query GetAnyValueType($id: UUID!) @auth(level: PUBLIC) {
@@ -645,35 +1039,59 @@ extension KitchenSinkConnector {
     ///     }
     /// }
     /// ```
-    internal func GetAnyValueType(id: UUID) async throws -> GetAnyValueTypeData {
-        try await self.client.data(
-            GetAnyValueTypeData.self,
-            for: Self.connector.query("GetAnyValueType"),
-            variables: GetAnyValueTypeVariables(id: id))
-    }
+    internal struct GetAnyValueTypeQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "GetAnyValueType"
 
-    /// The variables of ``GetAnyValueType``, as they travel.
-    struct GetAnyValueTypeVariables: Encodable {
-        var id: UUID
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRefObservableObject<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension KitchenSinkConnector {
-    /// What ``GetAnyValueType`` returns: its `data`, as selected.
-    internal struct GetAnyValueTypeData: Decodable, Sendable, Hashable {
-        internal let anyValueType: AnyValueType?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(id: UUID) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
 
-        internal struct AnyValueType: Decodable, Sendable, Hashable {
-            internal let props: AnyValue
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let anyValueType: AnyValueType?
+
+            internal struct AnyValueType: Decodable, Sendable, Hashable {
+                internal let props: AnyValue
+            }
         }
     }
 }
@@ -681,225 +1099,185 @@ extension KitchenSinkConnector {
 extension KitchenSinkConnector {
     /// The `AnyValueType_Key` input.
     internal struct AnyValueType_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `LargeIntType_Key` input.
     internal struct LargeIntType_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `LocalDateType_Key` input.
     internal struct LocalDateType_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `Person_Key` input.
     internal struct Person_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `ScalarBoundary_Key` input.
     internal struct ScalarBoundary_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `StandardScalars_Key` input.
     internal struct StandardScalars_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `TestAutoId_Key` input.
     internal struct TestAutoId_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
     /// The `TestId_Key` input.
     internal struct TestId_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 }

@@ -4,20 +4,94 @@
 import ContentKit
 import Foundation
 
-/// The `movies` connector of service `content-sample`: one method per operation.
+extension DataConnect {
+    /// ``MoviesConnector``, made once: its calls share one HTTP client and one cache.
+    internal static let moviesConnector = MoviesConnector(
+        dataConnect: DataConnect(connectorConfig: MoviesConnector.connectorConfig, projectID: MoviesConnector.projectID))
+}
+
+/// The `movies` connector of service `content-sample`: one property per operation, each with `execute(…)` and `ref(…)`, as Firebase's generated Swift SDK has them.
 ///
-/// Calls go through a ``ContentClient`` to the Data Connect service its configuration names.
-internal struct MoviesConnector: Sendable {
-    internal let client: ContentClient
+/// ```swift
+/// let connector = DataConnect.moviesConnector
+/// connector.useEmulator()
+/// ```
+internal final class MoviesConnector: Sendable {
+    /// The connector's service, location and id, as the workspace named them.
+    internal static let connectorConfig = ConnectorConfig(serviceId: "content-sample", location: "us-central1", connector: "movies")
 
-    /// The connector, as the workspace named it when this client was generated; `DataConnectSettings` can override the location and service.
-    internal static let connector = DataConnectConnector(location: "us-central1", service: "content-sample", connector: "movies")
+    /// The Firebase project calls name until `dataConnect.settings.project` is set: the workspace's `.firebaserc` default, else a `demo-` project, which only an emulator answers.
+    internal static let projectID = "demo-content-sample"
 
-    /// A client that calls through `client`.
+    /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+    internal let dataConnect: DataConnect
+
+    /// Runs `createMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let createMovieMutation: CreateMovieMutation
+
+    /// Runs `updateMovieRating`: `execute(…)` now, or `ref(…)` for later.
+    internal let updateMovieRatingMutation: UpdateMovieRatingMutation
+
+    /// Runs `deleteMovie`: `execute(…)` now, or `ref(…)` for later.
+    internal let deleteMovieMutation: DeleteMovieMutation
+
+    /// Runs `upsertUser`: `execute(…)` now, or `ref(…)` for later.
+    internal let upsertUserMutation: UpsertUserMutation
+
+    /// Runs `addReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let addReviewMutation: AddReviewMutation
+
+    /// Runs `deleteReview`: `execute(…)` now, or `ref(…)` for later.
+    internal let deleteReviewMutation: DeleteReviewMutation
+
+    /// Runs `listMoviesByGenre`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMoviesByGenreQuery: ListMoviesByGenreQuery
+
+    /// Runs `findMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let findMoviesQuery: FindMoviesQuery
+
+    /// Runs `listGenres`: `execute(…)` now, or `ref(…)` for later.
+    internal let listGenresQuery: ListGenresQuery
+
+    /// Runs `listMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMoviesQuery: ListMoviesQuery
+
+    /// Runs `getMovieByKey`: `execute(…)` now, or `ref(…)` for later.
+    internal let getMovieByKeyQuery: GetMovieByKeyQuery
+
+    /// Runs `searchMovies`: `execute(…)` now, or `ref(…)` for later.
+    internal let searchMoviesQuery: SearchMoviesQuery
+
+    /// Runs `listMyReviews`: `execute(…)` now, or `ref(…)` for later.
+    internal let listMyReviewsQuery: ListMyReviewsQuery
+
+    /// The operations, sending through `dataConnect`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter dataConnect: Where calls go.
+    internal init(dataConnect: DataConnect) {
+        self.dataConnect = dataConnect
+        self.createMovieMutation = CreateMovieMutation(dataConnect: dataConnect)
+        self.updateMovieRatingMutation = UpdateMovieRatingMutation(dataConnect: dataConnect)
+        self.deleteMovieMutation = DeleteMovieMutation(dataConnect: dataConnect)
+        self.upsertUserMutation = UpsertUserMutation(dataConnect: dataConnect)
+        self.addReviewMutation = AddReviewMutation(dataConnect: dataConnect)
+        self.deleteReviewMutation = DeleteReviewMutation(dataConnect: dataConnect)
+        self.listMoviesByGenreQuery = ListMoviesByGenreQuery(dataConnect: dataConnect)
+        self.findMoviesQuery = FindMoviesQuery(dataConnect: dataConnect)
+        self.listGenresQuery = ListGenresQuery(dataConnect: dataConnect)
+        self.listMoviesQuery = ListMoviesQuery(dataConnect: dataConnect)
+        self.getMovieByKeyQuery = GetMovieByKeyQuery(dataConnect: dataConnect)
+        self.searchMoviesQuery = SearchMoviesQuery(dataConnect: dataConnect)
+        self.listMyReviewsQuery = ListMyReviewsQuery(dataConnect: dataConnect)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `DataConnect.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `DataConnect.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = DataConnect.EmulatorDefaults.host, port: Int = DataConnect.EmulatorDefaults.port) {
+        self.dataConnect.useEmulator(host: host, port: port)
     }
 }
 
@@ -30,121 +104,195 @@ extension MoviesConnector {
     ///   movie_insert(data: { title: $title, releaseYear: $releaseYear, genre: $genre, rating: $rating, tags: $tags })
     /// }
     /// ```
-    internal func createMovie(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) async throws -> CreateMovieData {
-        try await self.client.data(
-            CreateMovieData.self,
-            for: Self.connector.mutation("createMovie"),
-            variables: CreateMovieVariables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags))
-    }
+    internal struct CreateMovieMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "createMovie"
 
-    /// The variables of ``createMovie``, as they travel.
-    struct CreateMovieVariables: Encodable {
-        var title: String
-        var releaseYear: Int
-        var genre: String
-        var rating: Double?
-        var tags: [String]?
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case title
-            case releaseYear
-            case genre
-            case rating
-            case tags
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.title, forKey: .title)
-            try container.encode(self.releaseYear, forKey: .releaseYear)
-            try container.encode(self.genre, forKey: .genre)
-            try container.encodeIfPresent(self.rating, forKey: .rating)
-            try container.encodeIfPresent(self.tags, forKey: .tags)
+        /// Runs the mutation.
+        internal func execute(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var title: String
+            internal var releaseYear: Int
+            internal var genre: String
+            internal var rating: Double?
+            internal var tags: [String]?
+
+            /// The variables; those that may be left out default to nil.
+            internal init(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) {
+                self.title = title
+                self.releaseYear = releaseYear
+                self.genre = genre
+                self.rating = rating
+                self.tags = tags
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case title
+                case releaseYear
+                case genre
+                case rating
+                case tags
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.title, forKey: .title)
+                try container.encode(self.releaseYear, forKey: .releaseYear)
+                try container.encode(self.genre, forKey: .genre)
+                try container.encodeIfPresent(self.rating, forKey: .rating)
+                try container.encodeIfPresent(self.tags, forKey: .tags)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie_insert: Movie_Key
         }
     }
 }
 
 extension MoviesConnector {
-    /// What ``createMovie`` returns: its `data`, as selected.
-    internal struct CreateMovieData: Decodable, Sendable, Hashable {
-        internal let movie_insert: Movie_Key
-    }
-}
-
-extension MoviesConnector {
-    /// Runs the `updateMovieRating` mutation.
+    /// The `updateMovieRating` mutation.
     ///
     /// ```graphql
     /// mutation updateMovieRating($id: UUID!, $rating: Float!) @auth(level: USER_EMAIL_VERIFIED) {
     ///   movie_update(id: $id, data: { rating: $rating })
     /// }
     /// ```
-    internal func updateMovieRating(id: UUID, rating: Double) async throws -> UpdateMovieRatingData {
-        try await self.client.data(
-            UpdateMovieRatingData.self,
-            for: Self.connector.mutation("updateMovieRating"),
-            variables: UpdateMovieRatingVariables(id: id, rating: rating))
-    }
+    internal struct UpdateMovieRatingMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "updateMovieRating"
 
-    /// The variables of ``updateMovieRating``, as they travel.
-    struct UpdateMovieRatingVariables: Encodable {
-        var id: UUID
-        var rating: Double
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
-            case rating
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
-            try container.encode(self.rating, forKey: .rating)
+        /// Runs the mutation.
+        internal func execute(id: UUID, rating: Double) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id, rating: rating), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(id: UUID, rating: Double) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, rating: rating))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+            internal var rating: Double
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID, rating: Double) {
+                self.id = id
+                self.rating = rating
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+                case rating
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+                try container.encode(self.rating, forKey: .rating)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie_update: Movie_Key?
         }
     }
 }
 
 extension MoviesConnector {
-    /// What ``updateMovieRating`` returns: its `data`, as selected.
-    internal struct UpdateMovieRatingData: Decodable, Sendable, Hashable {
-        internal let movie_update: Movie_Key?
-    }
-}
-
-extension MoviesConnector {
-    /// Runs the `deleteMovie` mutation.
+    /// The `deleteMovie` mutation.
     ///
     /// ```graphql
     /// mutation deleteMovie($id: UUID!) @auth(level: USER_EMAIL_VERIFIED) {
     ///   movie_delete(id: $id)
     /// }
     /// ```
-    internal func deleteMovie(id: UUID) async throws -> DeleteMovieData {
-        try await self.client.data(
-            DeleteMovieData.self,
-            for: Self.connector.mutation("deleteMovie"),
-            variables: DeleteMovieVariables(id: id))
-    }
+    internal struct DeleteMovieMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "deleteMovie"
 
-    /// The variables of ``deleteMovie``, as they travel.
-    struct DeleteMovieVariables: Encodable {
-        var id: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case id
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+        /// Runs the mutation.
+        internal func execute(id: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(id: id), as: Data.self)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``deleteMovie`` returns: its `data`, as selected.
-    internal struct DeleteMovieData: Decodable, Sendable, Hashable {
-        internal let movie_delete: Movie_Key?
+        /// The mutation with these variables.
+        internal func ref(id: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var id: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(id: UUID) {
+                self.id = id
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie_delete: Movie_Key?
+        }
     }
 }
 
@@ -156,32 +304,55 @@ extension MoviesConnector {
     ///   user_upsert(data: { id_expr: "auth.uid", username: $username })
     /// }
     /// ```
-    internal func upsertUser(username: String) async throws -> UpsertUserData {
-        try await self.client.data(
-            UpsertUserData.self,
-            for: Self.connector.mutation("upsertUser"),
-            variables: UpsertUserVariables(username: username))
-    }
+    internal struct UpsertUserMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "upsertUser"
 
-    /// The variables of ``upsertUser``, as they travel.
-    struct UpsertUserVariables: Encodable {
-        var username: String
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case username
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.username, forKey: .username)
+        /// Runs the mutation.
+        internal func execute(username: String) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(username: username), as: Data.self)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``upsertUser`` returns: its `data`, as selected.
-    internal struct UpsertUserData: Decodable, Sendable, Hashable {
-        internal let user_upsert: User_Key
+        /// The mutation with these variables.
+        internal func ref(username: String) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(username: username))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var username: String
+
+            /// The variables; those that may be left out default to nil.
+            internal init(username: String) {
+                self.username = username
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case username
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.username, forKey: .username)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user_upsert: User_Key
+        }
     }
 }
 
@@ -195,83 +366,134 @@ extension MoviesConnector {
     ///   )
     /// }
     /// ```
-    internal func addReview(movieId: UUID, rating: Int, text: String? = nil) async throws -> AddReviewData {
-        try await self.client.data(
-            AddReviewData.self,
-            for: Self.connector.mutation("addReview"),
-            variables: AddReviewVariables(movieId: movieId, rating: rating, text: text))
-    }
+    internal struct AddReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "addReview"
 
-    /// The variables of ``addReview``, as they travel.
-    struct AddReviewVariables: Encodable {
-        var movieId: UUID
-        var rating: Int
-        var text: String?
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
-            case rating
-            case text
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
-            try container.encode(self.rating, forKey: .rating)
-            try container.encodeIfPresent(self.text, forKey: .text)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID, rating: Int, text: String? = nil) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId, rating: rating, text: text), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID, rating: Int, text: String? = nil) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, text: text))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+            internal var rating: Int
+            internal var text: String?
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID, rating: Int, text: String? = nil) {
+                self.movieId = movieId
+                self.rating = rating
+                self.text = text
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+                case rating
+                case text
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+                try container.encode(self.rating, forKey: .rating)
+                try container.encodeIfPresent(self.text, forKey: .text)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_upsert: Review_Key
         }
     }
 }
 
 extension MoviesConnector {
-    /// What ``addReview`` returns: its `data`, as selected.
-    internal struct AddReviewData: Decodable, Sendable, Hashable {
-        internal let review_upsert: Review_Key
-    }
-}
-
-extension MoviesConnector {
-    /// Runs the `deleteReview` mutation.
+    /// The `deleteReview` mutation.
     ///
     /// ```graphql
     /// mutation deleteReview($movieId: UUID!) @auth(level: USER) {
     ///   review_delete(key: { userId_expr: "auth.uid", movieId: $movieId })
     /// }
     /// ```
-    internal func deleteReview(movieId: UUID) async throws -> DeleteReviewData {
-        try await self.client.data(
-            DeleteReviewData.self,
-            for: Self.connector.mutation("deleteReview"),
-            variables: DeleteReviewVariables(movieId: movieId))
-    }
+    internal struct DeleteReviewMutation: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "deleteReview"
 
-    /// The variables of ``deleteReview``, as they travel.
-    struct DeleteReviewVariables: Encodable {
-        var movieId: UUID
+        /// The mutation with its variables, to run later.
+        internal typealias Ref = MutationRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case movieId
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the mutation to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+        /// Runs the mutation.
+        internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeMutation(
+                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
+        }
+
+        /// The mutation with these variables.
+        internal func ref(movieId: UUID) -> Ref {
+            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+        }
+
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var movieId: UUID
+
+            /// The variables; those that may be left out default to nil.
+            internal init(movieId: UUID) {
+                self.movieId = movieId
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case movieId
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            }
+        }
+
+        /// What the mutation answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let review_delete: Review_Key?
         }
     }
 }
 
 extension MoviesConnector {
-    /// What ``deleteReview`` returns: its `data`, as selected.
-    internal struct DeleteReviewData: Decodable, Sendable, Hashable {
-        internal let review_delete: Review_Key?
-    }
-}
-
-extension MoviesConnector {
-    /// Movies of one genre, best rated first.
+    /// Movies of one genre, best rated first; subscribers get the list again when createMovie adds one of the genre.
     ///
     /// ```graphql
-    /// query listMoviesByGenre($genre: String!) @auth(level: PUBLIC) {
+    /// query listMoviesByGenre($genre: String!) @auth(level: PUBLIC)
+    ///   @refresh(onMutationExecuted: {
+    ///     operation: "createMovie", condition: "mutation.variables.genre == request.variables.genre"
+    ///   }) {
     ///   movies(where: { genre: { eq: $genre } }, orderBy: [{ rating: DESC }, { title: ASC }]) {
     ///     id
     ///     title
@@ -281,55 +503,79 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func listMoviesByGenre(genre: String) async throws -> ListMoviesByGenreData {
-        try await self.client.data(
-            ListMoviesByGenreData.self,
-            for: Self.connector.query("listMoviesByGenre"),
-            variables: ListMoviesByGenreVariables(genre: genre))
-    }
+    internal struct ListMoviesByGenreQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "listMoviesByGenre"
 
-    /// The variables of ``listMoviesByGenre``, as they travel.
-    struct ListMoviesByGenreVariables: Encodable {
-        var genre: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case genre
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.genre, forKey: .genre)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(genre: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``listMoviesByGenre`` returns: its `data`, as selected.
-    internal struct ListMoviesByGenreData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(genre: String) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(genre: genre))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let releaseYear: Int?
-            internal let genre: String?
-            internal let rating: Double?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var genre: String
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case releaseYear
-                case genre
-                case rating
+            /// The variables; those that may be left out default to nil.
+            internal init(genre: String) {
+                self.genre = genre
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+            enum CodingKeys: String, CodingKey {
+                case genre
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.genre, forKey: .genre)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let releaseYear: Int?
+                internal let genre: String?
+                internal let rating: Double?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case releaseYear
+                    case genre
+                    case rating
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                }
             }
         }
     }
@@ -352,62 +598,87 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func findMovies(query: String, genre: String? = nil) async throws -> FindMoviesData {
-        try await self.client.data(
-            FindMoviesData.self,
-            for: Self.connector.query("findMovies"),
-            variables: FindMoviesVariables(query: query, genre: genre))
-    }
+    internal struct FindMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "findMovies"
 
-    /// The variables of ``findMovies``, as they travel.
-    struct FindMoviesVariables: Encodable {
-        var query: String
-        var genre: String?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case query
-            case genre
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.query, forKey: .query)
-            try container.encodeIfPresent(self.genre, forKey: .genre)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(query: String, genre: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(query: query, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``findMovies`` returns: its `data`, as selected.
-    internal struct FindMoviesData: Decodable, Sendable, Hashable {
-        internal let movies_search: [Movies_search]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(query: String, genre: String? = nil) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(query: query, genre: genre))
+        }
 
-        internal struct Movies_search: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let genre: String?
-            internal let rating: Double?
-            internal let _metadata: Metadata?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var query: String
+            internal var genre: String?
+
+            /// The variables; those that may be left out default to nil.
+            internal init(query: String, genre: String? = nil) {
+                self.query = query
+                self.genre = genre
+            }
 
             enum CodingKeys: String, CodingKey {
-                case id
-                case title
+                case query
                 case genre
-                case rating
-                case _metadata
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self._metadata = try container.decodeIfPresent(Metadata.self, forKey: ._metadata)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.query, forKey: .query)
+                try container.encodeIfPresent(self.genre, forKey: .genre)
             }
+        }
 
-            internal struct Metadata: Decodable, Sendable, Hashable {
-                internal let relevance: Double?
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies_search: [Movies_search]
+
+            internal struct Movies_search: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let genre: String?
+                internal let rating: Double?
+                internal let _metadata: Metadata?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case genre
+                    case rating
+                    case _metadata
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self._metadata = try container.decodeIfPresent(Metadata.self, forKey: ._metadata)
+                }
+
+                internal struct Metadata: Decodable, Sendable, Hashable {
+                    internal let relevance: Double?
+                }
             }
         }
     }
@@ -425,22 +696,45 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func listGenres() async throws -> ListGenresData {
-        try await self.client.data(
-            ListGenresData.self,
-            for: Self.connector.query("listGenres"))
-    }
-}
+    internal struct ListGenresQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "listGenres"
 
-extension MoviesConnector {
-    /// What ``listGenres`` returns: its `data`, as selected.
-    internal struct ListGenresData: Decodable, Sendable, Hashable {
-        internal let genreSummaries: [GenreSummarie]
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct GenreSummarie: Decodable, Sendable, Hashable {
-            internal let genre: String?
-            internal let movieCount: Int?
-            internal let averageRating: Double?
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
+
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let genreSummaries: [GenreSummarie]
+
+            internal struct GenreSummarie: Decodable, Sendable, Hashable {
+                internal let genre: String?
+                internal let movieCount: Int?
+                internal let averageRating: Double?
+            }
         }
     }
 }
@@ -460,64 +754,90 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func listMovies(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil) async throws -> ListMoviesData {
-        try await self.client.data(
-            ListMoviesData.self,
-            for: Self.connector.query("listMovies"),
-            variables: ListMoviesVariables(orderByRating: orderByRating, limit: limit, offset: offset))
-    }
+    internal struct ListMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "listMovies"
 
-    /// The variables of ``listMovies``, as they travel.
-    struct ListMoviesVariables: Encodable {
-        var orderByRating: OrderDirection?
-        var limit: Int?
-        var offset: Int?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case orderByRating
-            case limit
-            case offset
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.orderByRating, forKey: .orderByRating)
-            try container.encodeIfPresent(self.limit, forKey: .limit)
-            try container.encodeIfPresent(self.offset, forKey: .offset)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(orderByRating: orderByRating, limit: limit, offset: offset), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``listMovies`` returns: its `data`, as selected.
-    internal struct ListMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(orderByRating: orderByRating, limit: limit, offset: offset))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let releaseYear: Int?
-            internal let genre: String?
-            internal let rating: Double?
-            internal let tags: [String?]?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var orderByRating: OrderDirection?
+            internal var limit: Int?
+            internal var offset: Int?
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case releaseYear
-                case genre
-                case rating
-                case tags
+            /// The variables; those that may be left out default to nil.
+            internal init(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil) {
+                self.orderByRating = orderByRating
+                self.limit = limit
+                self.offset = offset
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+            enum CodingKeys: String, CodingKey {
+                case orderByRating
+                case limit
+                case offset
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.orderByRating, forKey: .orderByRating)
+                try container.encodeIfPresent(self.limit, forKey: .limit)
+                try container.encodeIfPresent(self.offset, forKey: .offset)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let releaseYear: Int?
+                internal let genre: String?
+                internal let rating: Double?
+                internal let tags: [String?]?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case releaseYear
+                    case genre
+                    case rating
+                    case tags
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                }
             }
         }
     }
@@ -556,104 +876,128 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func getMovieByKey(key: Movie_Key) async throws -> GetMovieByKeyData {
-        try await self.client.data(
-            GetMovieByKeyData.self,
-            for: Self.connector.query("getMovieByKey"),
-            variables: GetMovieByKeyVariables(key: key))
-    }
+    internal struct GetMovieByKeyQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "getMovieByKey"
 
-    /// The variables of ``getMovieByKey``, as they travel.
-    struct GetMovieByKeyVariables: Encodable {
-        var key: Movie_Key
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case key
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.key, forKey: .key)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(key: Movie_Key, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(key: key), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``getMovieByKey`` returns: its `data`, as selected.
-    internal struct GetMovieByKeyData: Decodable, Sendable, Hashable {
-        internal let movie: Movie?
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(key: Movie_Key) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(key: key))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let releaseYear: Int?
-            internal let genre: String?
-            internal let rating: Double?
-            internal let description: String?
-            internal let tags: [String?]?
-            internal let metadata: Metadata?
-            internal let cast: [Cast]
-            internal let reviews: [Review]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var key: Movie_Key
+
+            /// The variables; those that may be left out default to nil.
+            internal init(key: Movie_Key) {
+                self.key = key
+            }
 
             enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case releaseYear
-                case genre
-                case rating
-                case description
-                case tags
-                case metadata
-                case cast
-                case reviews
+                case key
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
-                self.description = try container.decodeIfPresent(String.self, forKey: .description)
-                self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
-                self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-                self.cast = try container.decode([Cast].self, forKey: .cast)
-                self.reviews = try container.decode([Review].self, forKey: .reviews)
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.key, forKey: .key)
             }
+        }
 
-            internal struct Metadata: Decodable, Sendable, Hashable {
-                internal let director: String?
-                internal let runtimeMinutes: Int?
-                internal let budget: Int64?
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movie: Movie?
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let releaseYear: Int?
+                internal let genre: String?
+                internal let rating: Double?
+                internal let description: String?
+                internal let tags: [String?]?
+                internal let metadata: Metadata?
+                internal let cast: [Cast]
+                internal let reviews: [Review]
 
                 enum CodingKeys: String, CodingKey {
-                    case director
-                    case runtimeMinutes
-                    case budget
+                    case id
+                    case title
+                    case releaseYear
+                    case genre
+                    case rating
+                    case description
+                    case tags
+                    case metadata
+                    case cast
+                    case reviews
                 }
 
                 internal init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.director = try container.decodeIfPresent(String.self, forKey: .director)
-                    self.runtimeMinutes = try container.decodeIfPresent(Int.self, forKey: .runtimeMinutes)
-                    self.budget = try container.decodeIfPresent(DataConnectWire.Int64Value.self, forKey: .budget).map { $0.value }
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.releaseYear = try container.decodeIfPresent(Int.self, forKey: .releaseYear)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                    self.description = try container.decodeIfPresent(String.self, forKey: .description)
+                    self.tags = try container.decodeIfPresent([String?].self, forKey: .tags)
+                    self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+                    self.cast = try container.decode([Cast].self, forKey: .cast)
+                    self.reviews = try container.decode([Review].self, forKey: .reviews)
                 }
-            }
 
-            internal struct Cast: Decodable, Sendable, Hashable {
-                internal let name: String
-                internal let born: LocalDate?
-            }
+                internal struct Metadata: Decodable, Sendable, Hashable {
+                    internal let director: String?
+                    internal let runtimeMinutes: Int?
+                    internal let budget: Int64?
 
-            internal struct Review: Decodable, Sendable, Hashable {
-                internal let rating: Int
-                internal let text: String?
-                internal let reviewDate: LocalDate
-                internal let user: User
+                    enum CodingKeys: String, CodingKey {
+                        case director
+                        case runtimeMinutes
+                        case budget
+                    }
 
-                internal struct User: Decodable, Sendable, Hashable {
-                    internal let username: String
+                    internal init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.director = try container.decodeIfPresent(String.self, forKey: .director)
+                        self.runtimeMinutes = try container.decodeIfPresent(Int.self, forKey: .runtimeMinutes)
+                        self.budget = try container.decodeIfPresent(DataConnectWire.Int64Value.self, forKey: .budget).map { $0.value }
+                    }
+                }
+
+                internal struct Cast: Decodable, Sendable, Hashable {
+                    internal let name: String
+                    internal let born: LocalDate?
+                }
+
+                internal struct Review: Decodable, Sendable, Hashable {
+                    internal let rating: Int
+                    internal let text: String?
+                    internal let reviewDate: LocalDate
+                    internal let user: User
+
+                    internal struct User: Decodable, Sendable, Hashable {
+                        internal let username: String
+                    }
                 }
             }
         }
@@ -678,58 +1022,84 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func searchMovies(title: String? = nil, minRating: Double? = nil, tag: String? = nil) async throws -> SearchMoviesData {
-        try await self.client.data(
-            SearchMoviesData.self,
-            for: Self.connector.query("searchMovies"),
-            variables: SearchMoviesVariables(title: title, minRating: minRating, tag: tag))
-    }
+    internal struct SearchMoviesQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "searchMovies"
 
-    /// The variables of ``searchMovies``, as they travel.
-    struct SearchMoviesVariables: Encodable {
-        var title: String?
-        var minRating: Double?
-        var tag: String?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case title
-            case minRating
-            case tag
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
+
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.title, forKey: .title)
-            try container.encodeIfPresent(self.minRating, forKey: .minRating)
-            try container.encodeIfPresent(self.tag, forKey: .tag)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(title: String? = nil, minRating: Double? = nil, tag: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(title: title, minRating: minRating, tag: tag), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension MoviesConnector {
-    /// What ``searchMovies`` returns: its `data`, as selected.
-    internal struct SearchMoviesData: Decodable, Sendable, Hashable {
-        internal let movies: [Movie]
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(title: String? = nil, minRating: Double? = nil, tag: String? = nil) -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(title: title, minRating: minRating, tag: tag))
+        }
 
-        internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
-            internal let id: UUID
-            internal let title: String
-            internal let genre: String?
-            internal let rating: Double?
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var title: String?
+            internal var minRating: Double?
+            internal var tag: String?
 
-            enum CodingKeys: String, CodingKey {
-                case id
-                case title
-                case genre
-                case rating
+            /// The variables; those that may be left out default to nil.
+            internal init(title: String? = nil, minRating: Double? = nil, tag: String? = nil) {
+                self.title = title
+                self.minRating = minRating
+                self.tag = tag
             }
 
-            internal init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
-                self.title = try container.decode(String.self, forKey: .title)
-                self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
-                self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+            enum CodingKeys: String, CodingKey {
+                case title
+                case minRating
+                case tag
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.title, forKey: .title)
+                try container.encodeIfPresent(self.minRating, forKey: .minRating)
+                try container.encodeIfPresent(self.tag, forKey: .tag)
+            }
+        }
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let movies: [Movie]
+
+            internal struct Movie: Decodable, Sendable, Hashable, Identifiable {
+                internal let id: UUID
+                internal let title: String
+                internal let genre: String?
+                internal let rating: Double?
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case title
+                    case genre
+                    case rating
+                }
+
+                internal init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
+                    self.title = try container.decode(String.self, forKey: .title)
+                    self.genre = try container.decodeIfPresent(String.self, forKey: .genre)
+                    self.rating = try container.decodeIfPresent(Double.self, forKey: .rating)
+                }
             }
         }
     }
@@ -752,29 +1122,52 @@ extension MoviesConnector {
     ///   }
     /// }
     /// ```
-    internal func listMyReviews() async throws -> ListMyReviewsData {
-        try await self.client.data(
-            ListMyReviewsData.self,
-            for: Self.connector.query("listMyReviews"))
-    }
-}
+    internal struct ListMyReviewsQuery: Sendable {
+        /// The name the service knows the operation by.
+        internal static let operationName = "listMyReviews"
 
-extension MoviesConnector {
-    /// What ``listMyReviews`` returns: its `data`, as selected.
-    internal struct ListMyReviewsData: Decodable, Sendable, Hashable {
-        internal let user: User?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct User: Decodable, Sendable, Hashable {
-            internal let username: String
-            internal let reviews: [Review]
+        /// Where calls go and who makes them: `settings` (endpoint, project, API key, ID-token and App Check providers), the cache, the HTTP client.
+        internal let dataConnect: DataConnect
 
-            internal struct Review: Decodable, Sendable, Hashable {
-                internal let rating: Int
-                internal let text: String?
-                internal let movie: Movie
+        /// Binds the query to `dataConnect`; the client type does it for each.
+        internal init(dataConnect: DataConnect) {
+            self.dataConnect = dataConnect
+        }
 
-                internal struct Movie: Decodable, Sendable, Hashable {
-                    internal let title: String
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.dataConnect.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let user: User?
+
+            internal struct User: Decodable, Sendable, Hashable {
+                internal let username: String
+                internal let reviews: [Review]
+
+                internal struct Review: Decodable, Sendable, Hashable {
+                    internal let rating: Int
+                    internal let text: String?
+                    internal let movie: Movie
+
+                    internal struct Movie: Decodable, Sendable, Hashable {
+                        internal let title: String
+                    }
                 }
             }
         }
@@ -784,29 +1177,24 @@ extension MoviesConnector {
 extension MoviesConnector {
     /// The `Movie_Key` input.
     internal struct Movie_Key: Codable, Sendable, Hashable {
-        internal let id: UUID?
-        internal let id_expr: AnyValue?
+        internal let id: UUID
 
-        internal init(id: UUID? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: UUID) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .id).map { $0.value }
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(DataConnectWire.UUIDValue.self, forKey: .id).value
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id.map { DataConnectWire.UUIDValue($0) }, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.id), forKey: .id)
         }
     }
 
@@ -818,67 +1206,52 @@ extension MoviesConnector {
 
     /// The `Review_Key` input.
     internal struct Review_Key: Codable, Sendable, Hashable {
-        internal let movieId: UUID?
-        internal let movieId_expr: AnyValue?
-        internal let userId: String?
-        internal let userId_expr: AnyValue?
+        internal let movieId: UUID
+        internal let userId: String
 
-        internal init(movieId: UUID? = nil, movieId_expr: AnyValue? = nil, userId: String? = nil, userId_expr: AnyValue? = nil) {
+        internal init(movieId: UUID, userId: String) {
             self.movieId = movieId
-            self.movieId_expr = movieId_expr
             self.userId = userId
-            self.userId_expr = userId_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case movieId
-            case movieId_expr
             case userId
-            case userId_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.movieId = try container.decodeIfPresent(DataConnectWire.UUIDValue.self, forKey: .movieId).map { $0.value }
-            self.movieId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .movieId_expr)
-            self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
-            self.userId_expr = try container.decodeIfPresent(AnyValue.self, forKey: .userId_expr)
+            self.movieId = try container.decode(DataConnectWire.UUIDValue.self, forKey: .movieId).value
+            self.userId = try container.decode(String.self, forKey: .userId)
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.movieId.map { DataConnectWire.UUIDValue($0) }, forKey: .movieId)
-            try container.encodeIfPresent(self.movieId_expr, forKey: .movieId_expr)
-            try container.encodeIfPresent(self.userId, forKey: .userId)
-            try container.encodeIfPresent(self.userId_expr, forKey: .userId_expr)
+            try container.encode(DataConnectWire.UUIDValue(self.movieId), forKey: .movieId)
+            try container.encode(self.userId, forKey: .userId)
         }
     }
 
     /// The `User_Key` input.
     internal struct User_Key: Codable, Sendable, Hashable {
-        internal let id: String?
-        internal let id_expr: AnyValue?
+        internal let id: String
 
-        internal init(id: String? = nil, id_expr: AnyValue? = nil) {
+        internal init(id: String) {
             self.id = id
-            self.id_expr = id_expr
         }
 
         enum CodingKeys: String, CodingKey {
             case id
-            case id_expr
         }
 
         internal init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(String.self, forKey: .id)
-            self.id_expr = try container.decodeIfPresent(AnyValue.self, forKey: .id_expr)
+            self.id = try container.decode(String.self, forKey: .id)
         }
 
         internal func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.id, forKey: .id)
-            try container.encodeIfPresent(self.id_expr, forKey: .id_expr)
+            try container.encode(self.id, forKey: .id)
         }
     }
 }

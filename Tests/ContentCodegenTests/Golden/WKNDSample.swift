@@ -4,21 +4,75 @@
 import ContentKit
 import Foundation
 
-/// The persisted queries of the `wknd-shared` configuration: one method per query.
-///
-/// Calls go through a ``ContentClient`` to the AEM instance its configuration names, as
-/// `GET /graphql/execute.json/wknd-shared/<query>`.
-internal struct WkndSharedQueries: Sendable {
-    internal let client: ContentClient
+extension AEM {
+    /// ``WkndSharedQueries``, made once: its calls share one HTTP client and one cache.
+    internal static let wkndSharedQueries = WkndSharedQueries(
+        aem: AEM(configuration: WkndSharedQueries.configuration))
+}
 
+/// The persisted queries of the `wknd-shared` configuration: one property per query, each with `execute(…)` and `ref(…)`, sent as `GET /graphql/execute.json/wknd-shared/<query>`.
+///
+/// ```swift
+/// let queries = AEM.wkndSharedQueries
+/// queries.useEmulator()
+/// ```
+internal final class WkndSharedQueries: Sendable {
     /// The persisted-query configuration the queries belong to.
     internal static let configuration = "wknd-shared"
 
-    /// A client that calls through `client`.
+    /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+    internal let aem: AEM
+
+    /// Runs `adventureByPath`: `execute(…)` now, or `ref(…)` for later.
+    internal let adventureByPathQuery: AdventureByPathQuery
+
+    /// Runs `adventureByPrice`: `execute(…)` now, or `ref(…)` for later.
+    internal let adventureByPriceQuery: AdventureByPriceQuery
+
+    /// Runs `adventureBySlug`: `execute(…)` now, or `ref(…)` for later.
+    internal let adventureBySlugQuery: AdventureBySlugQuery
+
+    /// Runs `adventuresAll`: `execute(…)` now, or `ref(…)` for later.
+    internal let adventuresAllQuery: AdventuresAllQuery
+
+    /// Runs `adventuresByActivity`: `execute(…)` now, or `ref(…)` for later.
+    internal let adventuresByActivityQuery: AdventuresByActivityQuery
+
+    /// Runs `adventuresPaginated`: `execute(…)` now, or `ref(…)` for later.
+    internal let adventuresPaginatedQuery: AdventuresPaginatedQuery
+
+    /// Runs `articleBySlug`: `execute(…)` now, or `ref(…)` for later.
+    internal let articleBySlugQuery: ArticleBySlugQuery
+
+    /// Runs `articlesAll`: `execute(…)` now, or `ref(…)` for later.
+    internal let articlesAllQuery: ArticlesAllQuery
+
+    /// Runs `articlesByAuthor`: `execute(…)` now, or `ref(…)` for later.
+    internal let articlesByAuthorQuery: ArticlesByAuthorQuery
+
+    /// The operations, sending through `aem`.
     ///
-    /// - Parameter client: Where calls go; its configuration says where the service is.
-    internal init(client: ContentClient) {
-        self.client = client
+    /// - Parameter aem: Where calls go.
+    internal init(aem: AEM) {
+        self.aem = aem
+        self.adventureByPathQuery = AdventureByPathQuery(aem: aem)
+        self.adventureByPriceQuery = AdventureByPriceQuery(aem: aem)
+        self.adventureBySlugQuery = AdventureBySlugQuery(aem: aem)
+        self.adventuresAllQuery = AdventuresAllQuery(aem: aem)
+        self.adventuresByActivityQuery = AdventuresByActivityQuery(aem: aem)
+        self.adventuresPaginatedQuery = AdventuresPaginatedQuery(aem: aem)
+        self.articleBySlugQuery = ArticleBySlugQuery(aem: aem)
+        self.articlesAllQuery = ArticlesAllQuery(aem: aem)
+        self.articlesByAuthorQuery = ArticlesByAuthorQuery(aem: aem)
+    }
+
+    /// Sends every later call to a local emulator over plain HTTP, such as `content serve`.
+    ///
+    /// - Parameters:
+    ///   - host: Its host; `AEM.EmulatorDefaults.host` (127.0.0.1) by default.
+    ///   - port: Its port; `AEM.EmulatorDefaults.port` by default.
+    internal func useEmulator(host: String = AEM.EmulatorDefaults.host, port: Int = AEM.EmulatorDefaults.port) {
+        self.aem.useEmulator(host: host, port: port)
     }
 }
 
@@ -46,57 +100,83 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func adventureByPath(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil) async throws -> AdventureByPathData {
-        try await self.client.data(
-            AdventureByPathData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventure-by-path"),
-            variables: AdventureByPathVariables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat))
-    }
+    internal struct AdventureByPathQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "adventure-by-path"
 
-    /// The variables of ``adventureByPath``, as they travel.
-    struct AdventureByPathVariables: Encodable {
-        var adventurePath: String
-        var imageWidth: Int?
-        var imageFormat: AssetTransformFormat?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case adventurePath
-            case imageWidth
-            case imageFormat
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.adventurePath, forKey: .adventurePath)
-            try container.encodeIfPresent(self.imageWidth, forKey: .imageWidth)
-            try container.encodeIfPresent(self.imageFormat, forKey: .imageFormat)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``adventureByPath`` returns: its `data`, as selected.
-    internal struct AdventureByPathData: Decodable, Sendable, Hashable {
-        internal let adventureByPath: AdventureByPath
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat))
+        }
 
-        internal struct AdventureByPath: Decodable, Sendable, Hashable {
-            internal let item: Item
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var adventurePath: String
+            internal var imageWidth: Int?
+            internal var imageFormat: AssetTransformFormat?
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let title: String?
-                internal let slug: String?
-                internal let price: Double?
-                internal let primaryImage: PrimaryImage?
-                internal let description: Description?
+            /// The variables; those that may be left out default to nil.
+            internal init(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil) {
+                self.adventurePath = adventurePath
+                self.imageWidth = imageWidth
+                self.imageFormat = imageFormat
+            }
 
-                internal struct PrimaryImage: Decodable, Sendable, Hashable {
+            enum CodingKeys: String, CodingKey {
+                case adventurePath
+                case imageWidth
+                case imageFormat
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.adventurePath, forKey: .adventurePath)
+                try container.encodeIfPresent(self.imageWidth, forKey: .imageWidth)
+                try container.encodeIfPresent(self.imageFormat, forKey: .imageFormat)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let adventureByPath: AdventureByPath
+
+            internal struct AdventureByPath: Decodable, Sendable, Hashable {
+                internal let item: Item
+
+                internal struct Item: Decodable, Sendable, Hashable {
                     internal let _path: String?
-                    internal let _dynamicUrl: String?
-                }
+                    internal let title: String?
+                    internal let slug: String?
+                    internal let price: Double?
+                    internal let primaryImage: PrimaryImage?
+                    internal let description: Description?
 
-                internal struct Description: Decodable, Sendable, Hashable {
-                    internal let plaintext: String?
+                    internal struct PrimaryImage: Decodable, Sendable, Hashable {
+                        internal let _path: String?
+                        internal let _dynamicUrl: String?
+                    }
+
+                    internal struct Description: Decodable, Sendable, Hashable {
+                        internal let plaintext: String?
+                    }
                 }
             }
         }
@@ -117,43 +197,68 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func adventureByPrice(price: Double, priceOperator: FloatOperator? = nil) async throws -> AdventureByPriceData {
-        try await self.client.data(
-            AdventureByPriceData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventure-by-price"),
-            variables: AdventureByPriceVariables(price: price, priceOperator: priceOperator))
-    }
+    internal struct AdventureByPriceQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "adventure-by-price"
 
-    /// The variables of ``adventureByPrice``, as they travel.
-    struct AdventureByPriceVariables: Encodable {
-        var price: Double
-        var priceOperator: FloatOperator?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case price
-            case priceOperator
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.price, forKey: .price)
-            try container.encodeIfPresent(self.priceOperator, forKey: .priceOperator)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(price: Double, priceOperator: FloatOperator? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(price: price, priceOperator: priceOperator), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``adventureByPrice`` returns: its `data`, as selected.
-    internal struct AdventureByPriceData: Decodable, Sendable, Hashable {
-        internal let adventureList: AdventureList
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(price: Double, priceOperator: FloatOperator? = nil) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(price: price, priceOperator: priceOperator))
+        }
 
-        internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var price: Double
+            internal var priceOperator: FloatOperator?
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let title: String?
-                internal let price: Double?
+            /// The variables; those that may be left out default to nil.
+            internal init(price: Double, priceOperator: FloatOperator? = nil) {
+                self.price = price
+                self.priceOperator = priceOperator
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case price
+                case priceOperator
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.price, forKey: .price)
+                try container.encodeIfPresent(self.priceOperator, forKey: .priceOperator)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let adventureList: AdventureList
+
+            internal struct AdventureList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
+                    internal let _path: String?
+                    internal let title: String?
+                    internal let price: Double?
+                }
             }
         }
     }
@@ -195,65 +300,89 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func adventureBySlug(slug: String) async throws -> AdventureBySlugData {
-        try await self.client.data(
-            AdventureBySlugData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventure-by-slug"),
-            variables: AdventureBySlugVariables(slug: slug))
-    }
+    internal struct AdventureBySlugQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "adventure-by-slug"
 
-    /// The variables of ``adventureBySlug``, as they travel.
-    struct AdventureBySlugVariables: Encodable {
-        var slug: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case slug
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.slug, forKey: .slug)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(slug: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(slug: slug), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``adventureBySlug`` returns: its `data`, as selected.
-    internal struct AdventureBySlugData: Decodable, Sendable, Hashable {
-        internal let adventureList: AdventureList
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(slug: String) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(slug: slug))
+        }
 
-        internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var slug: String
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let title: String?
-                internal let slug: String?
-                internal let activity: String?
-                internal let adventureType: String?
-                internal let price: Double?
-                internal let tripLength: String?
-                internal let groupSize: Int?
-                internal let difficulty: String?
-                internal let primaryImage: PrimaryImage?
-                internal let description: Description?
-                internal let itinerary: Itinerary?
+            /// The variables; those that may be left out default to nil.
+            internal init(slug: String) {
+                self.slug = slug
+            }
 
-                internal struct PrimaryImage: Decodable, Sendable, Hashable {
+            enum CodingKeys: String, CodingKey {
+                case slug
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.slug, forKey: .slug)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let adventureList: AdventureList
+
+            internal struct AdventureList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
                     internal let _path: String?
-                    internal let mimeType: String?
-                    internal let width: Int?
-                    internal let height: Int?
-                }
+                    internal let title: String?
+                    internal let slug: String?
+                    internal let activity: String?
+                    internal let adventureType: String?
+                    internal let price: Double?
+                    internal let tripLength: String?
+                    internal let groupSize: Int?
+                    internal let difficulty: String?
+                    internal let primaryImage: PrimaryImage?
+                    internal let description: Description?
+                    internal let itinerary: Itinerary?
 
-                internal struct Description: Decodable, Sendable, Hashable {
-                    internal let html: String?
-                    internal let plaintext: String?
-                }
+                    internal struct PrimaryImage: Decodable, Sendable, Hashable {
+                        internal let _path: String?
+                        internal let mimeType: String?
+                        internal let width: Int?
+                        internal let height: Int?
+                    }
 
-                internal struct Itinerary: Decodable, Sendable, Hashable {
-                    internal let html: String?
-                    internal let plaintext: String?
+                    internal struct Description: Decodable, Sendable, Hashable {
+                        internal let html: String?
+                        internal let plaintext: String?
+                    }
+
+                    internal struct Itinerary: Decodable, Sendable, Hashable {
+                        internal let html: String?
+                        internal let plaintext: String?
+                    }
                 }
             }
         }
@@ -285,35 +414,58 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func adventuresAll() async throws -> AdventuresAllData {
-        try await self.client.data(
-            AdventuresAllData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventures-all"))
-    }
-}
+    internal struct AdventuresAllQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "adventures-all"
 
-extension WkndSharedQueries {
-    /// What ``adventuresAll`` returns: its `data`, as selected.
-    internal struct AdventuresAllData: Decodable, Sendable, Hashable {
-        internal let adventureList: AdventureList
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let slug: String?
-                internal let title: String?
-                internal let activity: String?
-                internal let price: Double?
-                internal let tripLength: String?
-                internal let primaryImage: PrimaryImage?
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
+        }
 
-                internal struct PrimaryImage: Decodable, Sendable, Hashable {
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let adventureList: AdventureList
+
+            internal struct AdventureList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
                     internal let _path: String?
-                    internal let mimeType: String?
-                    internal let width: Int?
-                    internal let height: Int?
+                    internal let slug: String?
+                    internal let title: String?
+                    internal let activity: String?
+                    internal let price: Double?
+                    internal let tripLength: String?
+                    internal let primaryImage: PrimaryImage?
+
+                    internal struct PrimaryImage: Decodable, Sendable, Hashable {
+                        internal let _path: String?
+                        internal let mimeType: String?
+                        internal let width: Int?
+                        internal let height: Int?
+                    }
                 }
             }
         }
@@ -336,42 +488,66 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func adventuresByActivity(activity: String) async throws -> AdventuresByActivityData {
-        try await self.client.data(
-            AdventuresByActivityData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventures-by-activity"),
-            variables: AdventuresByActivityVariables(activity: activity))
-    }
+    internal struct AdventuresByActivityQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "adventures-by-activity"
 
-    /// The variables of ``adventuresByActivity``, as they travel.
-    struct AdventuresByActivityVariables: Encodable {
-        var activity: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case activity
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.activity, forKey: .activity)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(activity: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(activity: activity), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``adventuresByActivity`` returns: its `data`, as selected.
-    internal struct AdventuresByActivityData: Decodable, Sendable, Hashable {
-        internal let adventureList: AdventureList
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(activity: String) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(activity: activity))
+        }
 
-        internal struct AdventureList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var activity: String
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let slug: String?
-                internal let title: String?
-                internal let activity: String?
-                internal let price: Double?
+            /// The variables; those that may be left out default to nil.
+            internal init(activity: String) {
+                self.activity = activity
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case activity
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.activity, forKey: .activity)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let adventureList: AdventureList
+
+            internal struct AdventureList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
+                    internal let _path: String?
+                    internal let slug: String?
+                    internal let title: String?
+                    internal let activity: String?
+                    internal let price: Double?
+                }
             }
         }
     }
@@ -398,54 +574,79 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func adventuresPaginated(first: Int? = nil, after: String? = nil) async throws -> AdventuresPaginatedData {
-        try await self.client.data(
-            AdventuresPaginatedData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "adventures-paginated"),
-            variables: AdventuresPaginatedVariables(first: first, after: after))
-    }
+    internal struct AdventuresPaginatedQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "adventures-paginated"
 
-    /// The variables of ``adventuresPaginated``, as they travel.
-    struct AdventuresPaginatedVariables: Encodable {
-        var first: Int?
-        var after: String?
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case first
-            case after
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.first, forKey: .first)
-            try container.encodeIfPresent(self.after, forKey: .after)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(first: Int? = nil, after: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(first: first, after: after), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``adventuresPaginated`` returns: its `data`, as selected.
-    internal struct AdventuresPaginatedData: Decodable, Sendable, Hashable {
-        internal let adventurePaginated: AdventurePaginated
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(first: Int? = nil, after: String? = nil) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(first: first, after: after))
+        }
 
-        internal struct AdventurePaginated: Decodable, Sendable, Hashable {
-            internal let edges: [Edge?]
-            internal let pageInfo: PageInfo
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var first: Int?
+            internal var after: String?
 
-            internal struct Edge: Decodable, Sendable, Hashable {
-                internal let cursor: String
-                internal let node: Node
-
-                internal struct Node: Decodable, Sendable, Hashable {
-                    internal let _path: String?
-                    internal let title: String?
-                    internal let price: Double?
-                }
+            /// The variables; those that may be left out default to nil.
+            internal init(first: Int? = nil, after: String? = nil) {
+                self.first = first
+                self.after = after
             }
 
-            internal struct PageInfo: Decodable, Sendable, Hashable {
-                internal let endCursor: String?
-                internal let hasNextPage: Bool
+            enum CodingKeys: String, CodingKey {
+                case first
+                case after
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.first, forKey: .first)
+                try container.encodeIfPresent(self.after, forKey: .after)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let adventurePaginated: AdventurePaginated
+
+            internal struct AdventurePaginated: Decodable, Sendable, Hashable {
+                internal let edges: [Edge?]
+                internal let pageInfo: PageInfo
+
+                internal struct Edge: Decodable, Sendable, Hashable {
+                    internal let cursor: String
+                    internal let node: Node
+
+                    internal struct Node: Decodable, Sendable, Hashable {
+                        internal let _path: String?
+                        internal let title: String?
+                        internal let price: Double?
+                    }
+                }
+
+                internal struct PageInfo: Decodable, Sendable, Hashable {
+                    internal let endCursor: String?
+                    internal let hasNextPage: Bool
+                }
             }
         }
     }
@@ -474,52 +675,76 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func articleBySlug(slug: String) async throws -> ArticleBySlugData {
-        try await self.client.data(
-            ArticleBySlugData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "article-by-slug"),
-            variables: ArticleBySlugVariables(slug: slug))
-    }
+    internal struct ArticleBySlugQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "article-by-slug"
 
-    /// The variables of ``articleBySlug``, as they travel.
-    struct ArticleBySlugVariables: Encodable {
-        var slug: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case slug
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.slug, forKey: .slug)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(slug: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(slug: slug), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``articleBySlug`` returns: its `data`, as selected.
-    internal struct ArticleBySlugData: Decodable, Sendable, Hashable {
-        internal let articleList: ArticleList
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(slug: String) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(slug: slug))
+        }
 
-        internal struct ArticleList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var slug: String
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let title: String?
-                internal let main: Main?
-                internal let authorFragment: AuthorFragment?
+            /// The variables; those that may be left out default to nil.
+            internal init(slug: String) {
+                self.slug = slug
+            }
 
-                internal struct Main: Decodable, Sendable, Hashable {
-                    internal let html: String?
-                    internal let plaintext: String?
-                    internal let markdown: String?
-                    internal let json: AnyValue?
-                }
+            enum CodingKeys: String, CodingKey {
+                case slug
+            }
 
-                internal struct AuthorFragment: Decodable, Sendable, Hashable {
-                    internal let firstName: String?
-                    internal let lastName: String?
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.slug, forKey: .slug)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let articleList: ArticleList
+
+            internal struct ArticleList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
+                    internal let _path: String?
+                    internal let title: String?
+                    internal let main: Main?
+                    internal let authorFragment: AuthorFragment?
+
+                    internal struct Main: Decodable, Sendable, Hashable {
+                        internal let html: String?
+                        internal let plaintext: String?
+                        internal let markdown: String?
+                        internal let json: AnyValue?
+                    }
+
+                    internal struct AuthorFragment: Decodable, Sendable, Hashable {
+                        internal let firstName: String?
+                        internal let lastName: String?
+                    }
                 }
             }
         }
@@ -544,30 +769,53 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func articlesAll() async throws -> ArticlesAllData {
-        try await self.client.data(
-            ArticlesAllData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "articles-all"))
-    }
-}
+    internal struct ArticlesAllQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "articles-all"
 
-extension WkndSharedQueries {
-    /// What ``articlesAll`` returns: its `data`, as selected.
-    internal struct ArticlesAllData: Decodable, Sendable, Hashable {
-        internal let articleList: ArticleList
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        internal struct ArticleList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let title: String?
-                internal let slug: String?
-                internal let authorFragment: AuthorFragment?
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
+        }
 
-                internal struct AuthorFragment: Decodable, Sendable, Hashable {
-                    internal let firstName: String?
-                    internal let lastName: String?
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+        }
+
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref() -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables())
+        }
+
+        /// It takes no variables.
+        internal typealias Variables = NoVariables
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let articleList: ArticleList
+
+            internal struct ArticleList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
+                    internal let _path: String?
+                    internal let title: String?
+                    internal let slug: String?
+                    internal let authorFragment: AuthorFragment?
+
+                    internal struct AuthorFragment: Decodable, Sendable, Hashable {
+                        internal let firstName: String?
+                        internal let lastName: String?
+                    }
                 }
             }
         }
@@ -595,42 +843,67 @@ extension WkndSharedQueries {
     ///   }
     /// }
     /// ```
-    internal func articlesByAuthor(firstName: String, lastName: String) async throws -> ArticlesByAuthorData {
-        try await self.client.data(
-            ArticlesByAuthorData.self,
-            for: AEMPersistedQuery(configuration: Self.configuration, name: "articles-by-author"),
-            variables: ArticlesByAuthorVariables(firstName: firstName, lastName: lastName))
-    }
+    internal struct ArticlesByAuthorQuery: Sendable {
+        /// The name AEM knows the persisted query by, within its configuration.
+        internal static let operationName = "articles-by-author"
 
-    /// The variables of ``articlesByAuthor``, as they travel.
-    struct ArticlesByAuthorVariables: Encodable {
-        var firstName: String
-        var lastName: String
+        /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
+        internal typealias Ref = QueryRef<Data, Variables>
 
-        enum CodingKeys: String, CodingKey {
-            case firstName
-            case lastName
+        /// Where calls go and how they sign in: `settings` (the instance's URL, credentials, headers), the cache, the HTTP client.
+        internal let aem: AEM
+
+        /// Binds the persisted query to `aem`; the client type does it for each.
+        internal init(aem: AEM) {
+            self.aem = aem
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.firstName, forKey: .firstName)
-            try container.encode(self.lastName, forKey: .lastName)
+        /// Runs the query; by default from the cache while it is fresh, else from the service.
+        internal func execute(firstName: String, lastName: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
+            try await self.aem.executeQuery(
+                Self.operationName, variables: Variables(firstName: firstName, lastName: lastName), as: Data.self, fetchPolicy: fetchPolicy)
         }
-    }
-}
 
-extension WkndSharedQueries {
-    /// What ``articlesByAuthor`` returns: its `data`, as selected.
-    internal struct ArticlesByAuthorData: Decodable, Sendable, Hashable {
-        internal let articleList: ArticleList
+        /// The query with these variables, for a view to observe.
+        @MainActor
+        internal func ref(firstName: String, lastName: String) -> Ref {
+            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(firstName: firstName, lastName: lastName))
+        }
 
-        internal struct ArticleList: Decodable, Sendable, Hashable {
-            internal let items: [Item?]
+        /// The variables, as they travel.
+        internal struct Variables: Encodable, Sendable {
+            internal var firstName: String
+            internal var lastName: String
 
-            internal struct Item: Decodable, Sendable, Hashable {
-                internal let _path: String?
-                internal let title: String?
+            /// The variables; those that may be left out default to nil.
+            internal init(firstName: String, lastName: String) {
+                self.firstName = firstName
+                self.lastName = lastName
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case firstName
+                case lastName
+            }
+
+            internal func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.firstName, forKey: .firstName)
+                try container.encode(self.lastName, forKey: .lastName)
+            }
+        }
+
+        /// What the persisted query answers: its `data`, as selected.
+        internal struct Data: Decodable, Sendable, Hashable {
+            internal let articleList: ArticleList
+
+            internal struct ArticleList: Decodable, Sendable, Hashable {
+                internal let items: [Item?]
+
+                internal struct Item: Decodable, Sendable, Hashable {
+                    internal let _path: String?
+                    internal let title: String?
+                }
             }
         }
     }

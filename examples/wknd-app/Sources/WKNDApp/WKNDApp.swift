@@ -1,8 +1,9 @@
 import ContentKit
 import Foundation
 
-/// Prints WKND adventures (all of them, or those of one activity) through the generated `WkndSharedQueries`,
-/// which runs AEM's persisted queries `wknd-shared/adventures-all` and `wknd-shared/adventures-by-activity`.
+/// Prints WKND adventures (all of them, or those of one activity) through the generated
+/// `AEM.wkndSharedQueries`, which runs AEM's persisted queries `wknd-shared/adventures-all` and
+/// `wknd-shared/adventures-by-activity`.
 ///
 ///     content serve --workspace examples &
 ///     swift run --package-path examples/wknd-app WKNDApp --aem http://127.0.0.1:4503 Surfing
@@ -19,23 +20,19 @@ struct WKNDApp {
             arguments.removeSubrange(flag...(flag + 1))
         }
         let activity = arguments.first
+        let wknd = AEM.wkndSharedQueries
+        wknd.aem.settings = AEMSettings(url: url)
         do {
-            try await ContentClient.withClient(configuration: ContentClientConfiguration(aem: AEMSettings(url: url))) {
-                client in
-                let wknd = WkndSharedQueries(client: client)
+            // AEM types list items as nullable (`items: [AdventureModel]!`).
+            let adventures =
                 if let activity {
-                    // AEM types list items as nullable (`items: [AdventureModel]!`).
-                    for case let adventure? in try await wknd.adventuresByActivity(activity: activity).adventureList
-                        .items
-                    {
-                        printRow(adventure.title, adventure.activity, adventure.price)
-                    }
+                    try await wknd.adventuresByActivityQuery.execute(activity: activity).data.adventureList.items
+                        .compactMap { $0 }.map { ($0.title, $0.activity, $0.price) }
                 } else {
-                    for case let adventure? in try await wknd.adventuresAll().adventureList.items {
-                        printRow(adventure.title, adventure.activity, adventure.price)
-                    }
+                    try await wknd.adventuresAllQuery.execute().data.adventureList.items
+                        .compactMap { $0 }.map { ($0.title, $0.activity, $0.price) }
                 }
-            }
+            for (title, activity, price) in adventures { printRow(title, activity, price) }
         } catch {
             FileHandle.standardError.write(Data("wknd-app: \(error)\n".utf8))
             exit(1)

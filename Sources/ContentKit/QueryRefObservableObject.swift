@@ -1,0 +1,54 @@
+#if canImport(Combine)
+    public import Combine
+
+    /// A query with its variables that a view can watch through Combine, in the shape of Firebase's
+    /// `QueryRefObservableObject`: what `generate.swiftSdk.observablePublisher: observableObject` asks for.
+    @MainActor
+    public final class QueryRefObservableObject<ResultData: Decodable & Sendable, Variables: Encodable & Sendable>:
+        ObservableObject
+    {
+        /// The last result's data, or `nil` before the first.
+        @Published public private(set) var data: ResultData?
+        /// Where the last result came from.
+        @Published public private(set) var source: DataSource?
+        /// The last call's failure; cleared by a result.
+        @Published public private(set) var lastError: (any Error)?
+
+        private let query: QueryCall<ResultData, Variables>
+
+        /// A reference to one query with its variables; generated code makes them.
+        ///
+        /// - Parameters:
+        ///   - service: The connector, or the AEM configuration, that runs it.
+        ///   - operationName: The query's name.
+        ///   - variables: Its variables.
+        public init(service: any QueryExecuting, operationName: String, variables: Variables) {
+            query = QueryCall(service: service, operationName: operationName, variables: variables)
+        }
+
+        /// Runs the query and publishes the result.
+        ///
+        /// - Parameter fetchPolicy: Where to look; the cache within its maximum age first, by default.
+        /// - Returns: The result.
+        /// - Throws: What the call throws, which is also kept in ``lastError``.
+        @discardableResult
+        public func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<ResultData> {
+            do {
+                let result = try await query.execute(fetchPolicy: fetchPolicy)
+                data = result.data
+                source = result.source
+                lastError = nil
+                return result
+            } catch {
+                lastError = error
+                throw error
+            }
+        }
+    }
+#else
+    /// Where Combine does not exist (Linux), the Observation ref: a client generated with
+    /// `observablePublisher: observableObject` builds and behaves the same, observed through Observation.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    public typealias QueryRefObservableObject<ResultData: Decodable & Sendable, Variables: Encodable & Sendable> =
+        QueryRef<ResultData, Variables>
+#endif

@@ -1,0 +1,13 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// An app made of Firebase's Data Connect Swift guide, built against the package `swift package
+// generate-content-client` wrote for the movies connector (generate.swiftSdk: outputDir ../MoviesSDK).
+let package = Package(
+    name: "firebase-guide",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "MoviesSDK", path: "../MoviesSDK")],
+    targets: [
+        .executableTarget(name: "FirebaseGuide", dependencies: [.product(name: "MoviesSDK", package: "MoviesSDK")])
+    ]
+)
