@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "content",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "content", targets: ["content"]),
         .library(name: "ContentKit", targets: ["ContentKit"]),

@@ -76,21 +76,33 @@ struct ContentClientGeneratorCommand: CommandPlugin {
                 description: "no Data Connect workspace found: name one with --workspace <folder with "
                     + "dataconnect.yaml>\n\(Self.usage)")
         }
-        let runtime = try runtimePackage(context)
+        let runtime = try runtimeArguments(context)
         for workspace in Set(workspaces).sorted(by: { $0.path < $1.path }) {
-            try run(tool, ["--swift-sdk", workspace.path, "--runtime-package", runtime.path])
+            try run(tool, ["--swift-sdk", workspace.path] + runtime)
         }
     }
 
-    /// The package that has ContentKit: this one, or the dependency that does.
-    private func runtimePackage(_ context: PluginContext) throws -> URL {
+    /// Where the generated package gets ContentKit: the package that has it, by path when it is this package or a
+    /// local one, else by the Git URL and version this package itself depends on (a path into `.build/checkouts`
+    /// would break, and clash with that dependency).
+    private func runtimeArguments(_ context: PluginContext) throws -> [String] {
         func hasKit(_ package: Package) -> Bool { package.products.contains { $0.name == "ContentKit" } }
-        if hasKit(context.package) { return context.package.directoryURL }
-        var queue = context.package.dependencies.map(\.package)
+        var queue = [context.package]
         while let package = queue.first {
             queue.removeFirst()
-            if hasKit(package) { return package.directoryURL }
-            queue += package.dependencies.map(\.package)
+            guard hasKit(package) else {
+                queue += package.dependencies.map(\.package)
+                continue
+            }
+            switch package.origin {
+            case .repository(let url, let displayVersion, let revision):
+                let isVersion =
+                    displayVersion.split(separator: ".").count == 3 && displayVersion.first?.isNumber == true
+                return ["--runtime-url", url]
+                    + (isVersion ? ["--runtime-version", displayVersion] : ["--runtime-revision", revision])
+            default:
+                return ["--runtime-package", package.directoryURL.path]
+            }
         }
         throw ContentClientPluginError(description: "no package in the graph has the ContentKit library")
     }

@@ -70,7 +70,7 @@ struct OperationTranslator {
                 summary + "\n\n```graphql\n" + Self.sourceText(of: definition, in: operation.fileText) + "\n```")
             body.block("\(access) struct \(Self.typeName(of: operation)): Sendable") { type in
                 type.documentation("The name \(service.nameDocumentation).")
-                type.line("\(access) static let operationName = \(SwiftName.literal(service.operationName(operation)))")
+                type.line("\(access) static let OperationName = \(SwiftName.literal(service.operationName(operation)))")
                 type.line()
                 type.documentation(
                     isQuery
@@ -99,11 +99,11 @@ struct OperationTranslator {
                     if isQuery {
                         function.line("try await self.\(member).executeQuery(")
                         function.line(
-                            "    Self.operationName, variables: \(variablesValue), as: Data.self, fetchPolicy: fetchPolicy)"
+                            "    Self.OperationName, variables: \(variablesValue), as: Data.self, fetchPolicy: fetchPolicy)"
                         )
                     } else {
                         function.line("try await self.\(member).executeMutation(")
-                        function.line("    Self.operationName, variables: \(variablesValue), as: Data.self)")
+                        function.line("    Self.OperationName, variables: \(variablesValue), as: Data.self)")
                     }
                 }
                 type.line()
@@ -114,7 +114,7 @@ struct OperationTranslator {
                 if isQuery { type.line("@MainActor") }
                 type.block("\(access) func ref(\(parameters.joined(separator: ", "))) -> Ref") { function in
                     function.line(
-                        "Ref(\(isQuery ? "service" : member): self.\(member), operationName: Self.operationName, "
+                        "Ref(\(isQuery ? "service" : member): self.\(member), operationName: Self.OperationName, "
                             + "variables: \(variablesValue))")
                 }
                 type.line()

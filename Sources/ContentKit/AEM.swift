@@ -119,11 +119,25 @@ public final class AEM: QueryExecuting {
     ) async throws -> OperationResult<ResultData> {
         let query = AEMPersistedQuery(configuration: configuration, name: name)
         let json = try ContentVariables.object(variables)
+        var settings = settings
+        // Who signs in is part of the key: an author instance answers each user with what they may see.
+        var caller = ""
+        switch settings.authentication {
+        case .none:
+            break
+        case .basic(let username, _):
+            caller = "basic:" + username
+        case .bearer(let provider):
+            let token = try await provider()
+            settings.authentication = .bearer({ token })
+            caller = token.map(CallerIdentity.uid(ofIDToken:)) ?? ""
+        }
+        let callSettings = settings
         return try await cache.fetch(
-            key: EntityCache.key(operation: query.path, variables: json), operation: query.path, as: type,
-            policy: fetchPolicy, maxAge: cacheMaxAge
+            key: EntityCache.key(operation: "\(settings.url) \(caller)\n\(query.path)", variables: json),
+            operation: query.path, as: type, policy: fetchPolicy, maxAge: cacheMaxAge
         ) { [self] in
-            try await connection.client.response(for: query, variables: json, settings: settings)
+            try await connection.client.response(for: query, variables: json, settings: callSettings)
         }
     }
 }

@@ -280,11 +280,14 @@ public enum ContentClientError: ContentFailure, Equatable {
     case subscriptionEnded(operation: String, reasons: String)
     /// The service has no realtime stream (AEM).
     case notSubscribable(operation: String)
+    /// The realtime stream could not be opened before a subscription's first result.
+    case streamUnavailable(operation: String, url: String, reason: String)
 
     /// The category, as the CLI's exit codes count them.
     public var category: FailureCategory {
         switch self {
         case .notConfigured, .notSubscribable: return .configuration
+        case .streamUnavailable: return .transport
         case .httpStatus, .subscriptionRefused: return .httpStatus
         case .malformedResponse, .graphQL, .noData, .undecodable, .notCached, .subscriptionEnded:
             return .operationFailed
@@ -312,6 +315,9 @@ public enum ContentClientError: ContentFailure, Equatable {
             return "the subscription to \(operation) was refused: \(code): \(message)"
         case .subscriptionEnded(let operation, let reasons):
             return "the server ended the subscription to \(operation)" + (reasons.isEmpty ? "" : ": \(reasons)")
+        case .streamUnavailable(let operation, let url, let reason):
+            return "\(operation): the realtime stream at \(url) could not be opened (\(reason)); check the endpoint "
+                + "(useEmulator, settings.endpoint) and that the service is running"
         case .notSubscribable(let operation):
             return "\(operation): this service has no realtime stream; execute the query again instead"
         case .notCached(let operation):

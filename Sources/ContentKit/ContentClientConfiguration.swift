@@ -145,3 +145,39 @@ public struct AEMSettings: Sendable {
         self.headers = headers
     }
 }
+
+extension DataConnectSettings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The settings without the API key, the header values or what the providers give.
+    public var description: String {
+        "DataConnectSettings(endpoint: \(endpoint.baseURL), project: \(project), location: \(location ?? "-"), "
+            + "service: \(service ?? "-"), apiVersion: \(apiVersion), apiKey: \(apiKey == nil ? "none" : "<redacted>"), "
+            + "idToken: \(idToken == nil ? "none" : "<provider>"), "
+            + "appCheckToken: \(appCheckToken == nil ? "none" : "<provider>"), headers: \(headers.keys.sorted()))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// What `dump` shows: the description, so that no secret is reflected.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+extension AEMSettings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The settings without the password, the token or the header values.
+    public var description: String {
+        let signIn: String
+        switch authentication {
+        case .none: signIn = "none"
+        case .basic(let username, _): signIn = "basic(\(username), <redacted>)"
+        case .bearer: signIn = "bearer(<provider>)"
+        }
+        return "AEMSettings(url: \(Redactor().redact(url: url)), authentication: \(signIn), "
+            + "headers: \(headers.keys.sorted()))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// What `dump` shows: the description, so that no secret is reflected.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

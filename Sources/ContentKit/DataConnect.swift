@@ -113,13 +113,24 @@ public final class DataConnect: QueryExecuting {
         fetchPolicy: QueryFetchPolicy
     ) async throws -> OperationResult<ResultData> {
         let json = try ContentVariables.object(variables)
+        let (settings, scope) = try await callSettings()
         return try await cache.fetch(
-            key: EntityCache.key(operation: "\(connectorConfig.connector)/\(name)", variables: json),
-            operation: name, as: type, policy: fetchPolicy, maxAge: cacheMaxAge
+            key: EntityCache.key(operation: "\(scope)\n\(connectorConfig.connector)/\(name)", variables: json),
+            operation: name, as: type, policy: fetchPolicy, maxAge: cacheMaxAge, scope: scope
         ) { [self] in
             try await connection.client.response(
                 for: operation(name, kind: .query), variables: json, settings: settings)
         }
+    }
+
+    /// The settings for one call, with the ID token asked for once, and the cache scope they make: the endpoint,
+    /// the project and the caller (the token's `user_id`), so that one user's cached answers never reach another.
+    private func callSettings() async throws -> (DataConnectSettings, String) {
+        var settings = settings
+        let token = try await settings.idToken?()
+        settings.idToken = { token }
+        let caller = token.map(CallerIdentity.uid(ofIDToken:)) ?? ""
+        return (settings, "\(settings.endpoint.baseURL) \(settings.project) \(caller)")
     }
 
     /// Subscribes to a query over the realtime stream and yields every new result, which also refreshes the cache.
@@ -142,22 +153,42 @@ public final class DataConnect: QueryExecuting {
             return stream
         }
         let settings = settings
-        let key = EntityCache.key(operation: "\(connectorConfig.connector)/\(name)", variables: json)
-        let events = DataConnectSubscription.events(
-            of: operation(name, kind: .query), variables: json, settings: settings)
+        let operation = operation(name, kind: .query)
+        let connector = connectorConfig.connector
         let cache = cache
+        let redactor = connection.redactor
         let task = Task {
             do {
-                for try await event in events {
-                    guard case .result(let data, let errors, let extensions) = event else { continue }
-                    if !errors.isEmpty {
-                        throw ContentClientError.graphQL(
-                            operation: name, Diagnostic.graphQLErrors(errors, redactor: Redactor()))
+                let token = try await settings.idToken?()
+                let caller = token.map(CallerIdentity.uid(ofIDToken:)) ?? ""
+                let scope = "\(settings.endpoint.baseURL) \(settings.project) \(caller)"
+                let key = EntityCache.key(operation: "\(scope)\n\(connector)/\(name)", variables: json)
+                var failedAttempts = 0
+                for try await event in DataConnectSubscription.events(
+                    of: operation, variables: json, settings: settings)
+                {
+                    switch event {
+                    case .reconnecting(_, let reason):
+                        // Before any result, a stream that cannot be opened is a wrong endpoint far more often than
+                        // a passing outage: say so instead of waiting in silence. After one, keep reconnecting.
+                        guard failedAttempts >= 0 else { continue }
+                        failedAttempts += 1
+                        if failedAttempts >= Self.attemptsBeforeFirstResult {
+                            throw ContentClientError.streamUnavailable(
+                                operation: name, url: redactor.redact(url: settings.endpoint.baseURL),
+                                reason: redactor.redact(reason))
+                        }
+                    case .result(let data, let errors, let extensions):
+                        failedAttempts = -1
+                        if !errors.isEmpty {
+                            throw ContentClientError.graphQL(
+                                operation: name, Diagnostic.graphQLErrors(errors, redactor: redactor))
+                        }
+                        guard data != .null else { throw ContentClientError.noData(operation: name) }
+                        let decoded = try ContentClient.decode(type, from: data, operation: name)
+                        await cache.store(data: data, extensions: extensions, key: key, scope: scope)
+                        continuation.yield(OperationResult(data: decoded, source: .server))
                     }
-                    guard data != .null else { throw ContentClientError.noData(operation: name) }
-                    let decoded = try ContentClient.decode(type, from: data, operation: name)
-                    await cache.store(data: data, extensions: extensions, key: key)
-                    continuation.yield(OperationResult(data: decoded, source: .server))
                 }
                 continuation.finish()
             } catch {
@@ -167,6 +198,9 @@ public final class DataConnect: QueryExecuting {
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
+
+    /// How many times a subscription tries to open the stream before its first result, before it gives up.
+    static let attemptsBeforeFirstResult = 3
 
     /// Runs a mutation; the rows it answers with update the cached results that hold them.
     ///
@@ -179,11 +213,12 @@ public final class DataConnect: QueryExecuting {
     public func executeMutation<ResultData: Decodable & Sendable>(
         _ name: String, variables: some Encodable, as type: ResultData.Type
     ) async throws -> OperationResult<ResultData> {
+        let (settings, scope) = try await callSettings()
         let answer = try await connection.client.response(
             for: operation(name, kind: .mutation), variables: try ContentVariables.object(variables),
             settings: settings)
         let decoded = try ContentClient.decode(type, from: answer.data, operation: name)
-        await cache.merge(data: answer.data, extensions: answer.extensions)
+        await cache.merge(data: answer.data, extensions: answer.extensions, scope: scope)
         return OperationResult(data: decoded, source: .server)
     }
 }

@@ -1,3 +1,4 @@
+internal import ContentCore
 internal import ContentDataConnectWire
 public import ContentJSON
 internal import Foundation
@@ -119,7 +120,8 @@ public enum DataConnectSubscription {
         _ operation: DataConnectOperation, variables: JSONObject, settings: DataConnectSettings, etag: String,
         _ receive: @escaping @Sendable (Google_Firebase_Dataconnect_V1_StreamResponse) async throws -> Void
     ) async throws {
-        let endpoint = try self.endpoint(settings.endpoint.baseURL)
+        let endpoint = try self.endpoint(
+            settings.endpoint.baseURL, redactor: Redactor(secrets: [settings.apiKey ?? ""]))
         let transport = try HTTP2ClientTransport.Posix(
             target: .dns(host: endpoint.host, port: endpoint.port),
             transportSecurity: endpoint.secure ? .tls : .plaintext)
@@ -135,7 +137,25 @@ public enum DataConnectSubscription {
         subscribe.variables = ProtobufJSON.structValue(variables)
         request.subscribe = subscribe
         let message = request
-        let metadata = try await self.metadata(settings, location: location)
+        let (metadata, secrets) = try await self.metadata(settings, location: location)
+        // What the server says back is quoted in errors: without the caller's credentials.
+        let redactor = Redactor(secrets: secrets)
+        do {
+            try await connect(
+                transport: transport, request: message, metadata: metadata, operation: operation.name, receive)
+        } catch let error as RPCError {
+            throw RPCError(code: error.code, message: redactor.redact(error.message))
+        } catch ContentClientError.subscriptionEnded(let name, let reasons) {
+            throw ContentClientError.subscriptionEnded(operation: name, reasons: redactor.redact(reasons))
+        }
+    }
+
+    /// Opens the stream on `transport`, sends the subscription and hands each response on until the server ends it.
+    private static func connect(
+        transport: HTTP2ClientTransport.Posix, request message: Google_Firebase_Dataconnect_V1_StreamRequest,
+        metadata: Metadata, operation name: String,
+        _ receive: @escaping @Sendable (Google_Firebase_Dataconnect_V1_StreamResponse) async throws -> Void
+    ) async throws {
         try await withGRPCClient(transport: transport) { client in
             let service = Google_Firebase_Dataconnect_V1_ConnectorStreamService.Client(wrapping: client)
             let outgoing = StreamingClientRequest<Google_Firebase_Dataconnect_V1_StreamRequest>(metadata: metadata) {
@@ -149,7 +169,7 @@ public enum DataConnectSubscription {
                 for try await answer in response.messages where answer.requestID == "1" {
                     if answer.cancelled {
                         throw ContentClientError.subscriptionEnded(
-                            operation: operation.name, reasons: answer.errors.map(\.message).joined(separator: "; "))
+                            operation: name, reasons: answer.errors.map(\.message).joined(separator: "; "))
                     }
                     try await receive(answer)
                 }
@@ -158,9 +178,12 @@ public enum DataConnectSubscription {
     }
 
     /// Host, port and whether TLS is used, from the base URL REST calls go to.
-    static func endpoint(_ baseURL: String) throws -> (host: String, port: Int, secure: Bool) {
+    static func endpoint(_ baseURL: String, redactor: Redactor = Redactor()) throws(ContentClientError)
+        -> (host: String, port: Int, secure: Bool)
+    {
         guard let components = URLComponents(string: baseURL), let host = components.host, !host.isEmpty else {
-            throw ContentClientError.malformedResponse(operation: "the stream", url: baseURL)
+            throw ContentClientError.notConfigured(
+                service: "the realtime stream at \(redactor.redact(url: baseURL))", operation: "subscribe")
         }
         let secure = components.scheme?.lowercased() == "https"
         // URLComponents keeps an IPv6 literal's brackets, which a DNS target must not have.
@@ -168,21 +191,27 @@ public enum DataConnectSubscription {
         return (bare, components.port ?? (secure ? 443 : 80), secure)
     }
 
-    /// The credentials as gRPC metadata: the names the SDKs send.
-    static func metadata(_ settings: DataConnectSettings, location: String) async throws -> Metadata {
+    /// The credentials as gRPC metadata, the names the SDKs send, and the secret values among them.
+    static func metadata(_ settings: DataConnectSettings, location: String) async throws -> (Metadata, [String]) {
         var metadata = Metadata()
+        var secrets: [String] = []
         for (name, value) in settings.headers.sorted(by: { $0.key < $1.key }) {
             metadata.addString(value, forKey: name.lowercased())
         }
         metadata.addString("location=\(location)&frontend=data", forKey: "x-goog-request-params")
         if let idToken = try await settings.idToken?(), !idToken.isEmpty {
             metadata.addString(idToken, forKey: "x-firebase-auth-token")
+            secrets.append(idToken)
         }
         if let appCheck = try await settings.appCheckToken?(), !appCheck.isEmpty {
             metadata.addString(appCheck, forKey: "x-firebase-appcheck")
+            secrets.append(appCheck)
         }
-        if let key = settings.apiKey, !key.isEmpty { metadata.addString(key, forKey: "x-goog-api-key") }
-        return metadata
+        if let key = settings.apiKey, !key.isEmpty {
+            metadata.addString(key, forKey: "x-goog-api-key")
+            secrets.append(key)
+        }
+        return (metadata, secrets)
     }
 }
 

@@ -8,10 +8,16 @@ internal import Foundation
 /// under its id, and each query's result with the paths where entities sit; a result read back takes the
 /// entities' current fields. So a row another query or a mutation answered since shows its new values in every
 /// cached result that holds it, as Firebase's SDK cache does (`ResultTreeNormalizer` in its sources).
+///
+/// Results and entities are kept per scope (the endpoint, project and signed-in user), as Firebase scopes its cache
+/// by project, user and host, so one user's answers never show in another's. Fields are kept by response key: a
+/// query that aliases one field under another's name (`title: description`) shares that name with queries that do
+/// not; the cache cannot tell them apart without the schema.
 public actor EntityCache {
     /// One query's last answer and the entities in it.
     private struct Entry {
         var data: JSONValue
+        /// Where each entity sits, and its key in ``entities`` (scope and id).
         var links: [(path: [JSONValue], id: String)]
         var storedAt: ContinuousClock.Instant
     }
@@ -20,12 +26,15 @@ public actor EntityCache {
     private var entities: [String: JSONObject] = [:]
     /// At most this many query results are kept; the oldest goes first.
     private let capacity: Int
+    /// How many entities there may be before those no kept result points at are dropped.
+    private var pruneAt: Int
 
     /// An empty cache.
     ///
     /// - Parameter capacity: How many query results it keeps at most (a result's entities stay while any keeps them).
     public init(capacity: Int = 1000) {
         self.capacity = max(1, capacity)
+        pruneAt = 4 * self.capacity
     }
 
     /// Keeps a query's answer and merges its entities into those already known.
@@ -34,8 +43,10 @@ public actor EntityCache {
     ///   - data: The answer's `data`.
     ///   - extensions: The answer's `extensions`, if any.
     ///   - key: The query and its variables (``key(operation:variables:)``).
-    public func store(data: JSONValue, extensions: JSONValue?, key: String) {
-        let links = Self.links(in: extensions, data: data)
+    ///   - scope: Whose view of the rows this is (the endpoint, project and caller): entities of one scope never
+    ///     show in another's results.
+    public func store(data: JSONValue, extensions: JSONValue?, key: String, scope: String = "") {
+        let links = Self.links(in: extensions, data: data, scope: scope)
         merge(links, from: data)
         if entries[key] == nil, entries.count >= capacity,
             let oldest = entries.min(by: { $0.value.storedAt < $1.value.storedAt })?.key
@@ -43,10 +54,12 @@ public actor EntityCache {
             entries[oldest] = nil
         }
         entries[key] = Entry(data: data, links: links, storedAt: .now)
-        // Entities no kept result points at any more go.
-        if entities.count > 4 * capacity {
+        // Entities no kept result points at any more go; if most are still in use, the next pass waits until
+        // there are twice as many, so that a store does not scan them all each time.
+        if entities.count > pruneAt {
             let used = Set(entries.values.flatMap { $0.links.map(\.id) })
             entities = entities.filter { used.contains($0.key) }
+            pruneAt = max(4 * capacity, 2 * entities.count)
         }
     }
 
@@ -55,8 +68,9 @@ public actor EntityCache {
     /// - Parameters:
     ///   - data: The answer's `data`.
     ///   - extensions: The answer's `extensions`, if any.
-    public func merge(data: JSONValue, extensions: JSONValue?) {
-        merge(Self.links(in: extensions, data: data), from: data)
+    ///   - scope: Whose view of the rows this is.
+    public func merge(data: JSONValue, extensions: JSONValue?, scope: String = "") {
+        merge(Self.links(in: extensions, data: data, scope: scope), from: data)
     }
 
     /// A query's cached answer, with its entities' current fields, or `nil` when it was never answered or is older
@@ -73,8 +87,9 @@ public actor EntityCache {
         for link in entry.links {
             guard let fields = entities[link.id] else { continue }
             Self.update(&data, at: link.path[...]) { object in
-                for member in object.members {
-                    if let current = fields[member.key], !Self.isNested(current) { object[member.key] = current }
+                // Only the entity's own values: what is nested (a related row, a list of them) has links of its own.
+                for member in object.members where !Self.isNested(member.value) {
+                    if let current = fields[member.key] { object[member.key] = current }
                 }
             }
         }
@@ -89,12 +104,13 @@ public actor EntityCache {
     ///   - type: The generated type its `data` decodes to.
     ///   - policy: Where to look.
     ///   - maxAge: How old an answer `.preferCache` may take.
+    ///   - scope: Whose view of the rows this is; part of `key` too.
     ///   - ask: Asks the service for `data` and `extensions`.
     /// - Returns: The decoded data and where it came from.
     /// - Throws: ``ContentClientError``, or what `ask` throws.
     public func fetch<ResultData: Decodable & Sendable>(
         key: String, operation: String, as type: ResultData.Type, policy: QueryFetchPolicy, maxAge: Duration,
-        ask: @Sendable () async throws -> (data: JSONValue, extensions: JSONValue?)
+        scope: String = "", ask: @Sendable () async throws -> (data: JSONValue, extensions: JSONValue?)
     ) async throws -> OperationResult<ResultData> {
         switch policy {
         case .cacheOnly:
@@ -113,7 +129,7 @@ public actor EntityCache {
         }
         let answer = try await ask()
         let decoded = try ContentClient.decode(type, from: answer.data, operation: operation)
-        store(data: answer.data, extensions: answer.extensions, key: key)
+        store(data: answer.data, extensions: answer.extensions, key: key, scope: scope)
         return OperationResult(data: decoded, source: .server)
     }
 
@@ -150,7 +166,10 @@ public actor EntityCache {
         for link in links {
             guard case .object(let object)? = Self.value(in: data, at: link.path[...]) else { continue }
             var fields = entities[link.id] ?? JSONObject()
-            for member in object.members where !Self.isNested(member.value) { fields[member.key] = member.value }
+            for member in object.members {
+                // A related row is not a value of this one: drop whatever another answer had there (`null`, `[]`).
+                fields[member.key] = Self.isNested(member.value) ? nil : member.value
+            }
             entities[link.id] = fields
         }
     }
@@ -165,16 +184,18 @@ public actor EntityCache {
     }
 
     /// Each object's path and id: an `entityIds` list names the elements of the list at its path.
-    private static func links(in extensions: JSONValue?, data: JSONValue) -> [(path: [JSONValue], id: String)] {
+    private static func links(in extensions: JSONValue?, data: JSONValue, scope: String)
+        -> [(path: [JSONValue], id: String)]
+    {
         var links: [(path: [JSONValue], id: String)] = []
         for entry in extensions?["dataConnect"]?.arrayValue ?? [] {
             guard let path = entry["path"]?.arrayValue else { continue }
             if let id = entry["entityId"]?.stringValue {
-                links.append((path, id))
+                links.append((path, scope + "\n" + id))
             } else if let ids = entry["entityIds"]?.arrayValue {
                 for (index, id) in ids.enumerated() {
                     guard let id = id.stringValue else { continue }
-                    links.append((path + [.number(JSONNumber(index))], id))
+                    links.append((path + [.number(JSONNumber(index))], scope + "\n" + id))
                 }
             }
         }

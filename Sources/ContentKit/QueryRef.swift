@@ -5,7 +5,6 @@ public import Observation
 /// Observation (SwiftUI's `@State`, or `withObservationTracking` anywhere, Linux included) sees the change.
 ///
 /// It lives on the main actor, as Firebase's generated `execute` does.
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class QueryRef<ResultData: Decodable & Sendable, Variables: Encodable & Sendable> {
@@ -51,22 +50,11 @@ public final class QueryRef<ResultData: Decodable & Sendable, Variables: Encodab
     /// - Returns: The results, from the first as subscribed, until the iterating task is cancelled or the
     ///   subscription fails, which is also kept in ``lastError``.
     public func subscribe() -> AsyncThrowingStream<OperationResult<ResultData>, any Error> {
-        let results = query.subscribe()
-        let (stream, continuation) = AsyncThrowingStream<OperationResult<ResultData>, any Error>.makeStream()
-        let task = Task { @MainActor in
-            do {
-                for try await result in results {
-                    publish(result)
-                    continuation.yield(result)
-                }
-                continuation.finish()
-            } catch {
-                lastError = error
-                continuation.finish(throwing: error)
-            }
+        query.subscribe { [weak self] in
+            self?.publish($0)
+        } failing: { [weak self] in
+            self?.lastError = $0
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     private func publish(_ result: OperationResult<ResultData>) {
@@ -87,8 +75,28 @@ struct QueryCall<ResultData: Decodable & Sendable, Variables: Encodable & Sendab
             operationName, variables: variables, as: ResultData.self, fetchPolicy: fetchPolicy)
     }
 
-    func subscribe() -> AsyncThrowingStream<OperationResult<ResultData>, any Error> {
-        service.subscribe(operationName, variables: variables, as: ResultData.self)
+    /// The query's results over the realtime stream, each handed to `publish` on the main actor before it is
+    /// yielded, and a failure to `failing`.
+    func subscribe(
+        publishing publish: @escaping @MainActor (OperationResult<ResultData>) -> Void,
+        failing: @escaping @MainActor (any Error) -> Void
+    ) -> AsyncThrowingStream<OperationResult<ResultData>, any Error> {
+        let results = service.subscribe(operationName, variables: variables, as: ResultData.self)
+        let (stream, continuation) = AsyncThrowingStream<OperationResult<ResultData>, any Error>.makeStream()
+        let task = Task { @MainActor in
+            do {
+                for try await result in results {
+                    publish(result)
+                    continuation.yield(result)
+                }
+                continuation.finish()
+            } catch {
+                failing(error)
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
     }
 }
 

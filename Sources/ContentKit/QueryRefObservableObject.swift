@@ -44,11 +44,24 @@
                 throw error
             }
         }
+
+        /// Subscribes to the query over the service's realtime stream: each new result is published and yielded.
+        ///
+        /// - Returns: The results, from the first as subscribed, until the iterating task is cancelled or the
+        ///   subscription fails, which is also kept in ``lastError``.
+        public func subscribe() -> AsyncThrowingStream<OperationResult<ResultData>, any Error> {
+            query.subscribe { [weak self] result in
+                self?.data = result.data
+                self?.source = result.source
+                self?.lastError = nil
+            } failing: { [weak self] in
+                self?.lastError = $0
+            }
+        }
     }
 #else
     /// Where Combine does not exist (Linux), the Observation ref: a client generated with
     /// `observablePublisher: observableObject` builds and behaves the same, observed through Observation.
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     public typealias QueryRefObservableObject<ResultData: Decodable & Sendable, Variables: Encodable & Sendable> =
         QueryRef<ResultData, Variables>
 #endif

@@ -38,6 +38,9 @@ final class ServiceConnection<Settings: Sendable>: Sendable {
         state.withLockedValue { change(&$0.settings) }
     }
 
+    /// Masks the secrets the HTTP settings name, for errors that quote the service.
+    var redactor: Redactor { http.redactor }
+
     var cacheMaxAge: Duration {
         get { state.withLockedValue { $0.cacheMaxAge } }
         set { state.withLockedValue { $0.cacheMaxAge = newValue } }

@@ -36,21 +36,45 @@ struct GenerateCommand: ParsableCommand {
         help: ArgumentHelp("Write the packages generate.swiftSdk asks for, from this workspace.", valueName: "folder"))
     var swiftSDK: String?
 
-    @Option(help: ArgumentHelp("The package with ContentKit, for --swift-sdk.", valueName: "folder"))
+    @Option(help: ArgumentHelp("The package with ContentKit on this machine, for --swift-sdk.", valueName: "folder"))
     var runtimePackage: String?
 
+    @Option(help: ArgumentHelp("Or the Git URL of the package with ContentKit, for --swift-sdk.", valueName: "url"))
+    var runtimeURL: String?
+
+    @Option(help: ArgumentHelp("With --runtime-url: the version the package depends on (from:).", valueName: "x.y.z"))
+    var runtimeVersion: String?
+
+    @Option(help: ArgumentHelp("With --runtime-url and no version: the revision.", valueName: "commit"))
+    var runtimeRevision: String?
+
     func validate() throws {
-        switch (config, output, swiftSDK, runtimePackage) {
-        case (.some, .some, nil, nil), (nil, nil, .some, .some):
-            return
+        switch (config, output, swiftSDK) {
+        case (.some, .some, nil):
+            guard runtimePackage == nil, runtimeURL == nil else {
+                throw ValidationError("--runtime-package and --runtime-url go with --swift-sdk")
+            }
+        case (nil, nil, .some):
+            guard (runtimePackage == nil) != (runtimeURL == nil) else {
+                throw ValidationError("--swift-sdk needs --runtime-package or --runtime-url")
+            }
+            if runtimeURL != nil, runtimeVersion == nil, runtimeRevision == nil {
+                throw ValidationError("--runtime-url needs --runtime-version or --runtime-revision")
+            }
         default:
-            throw ValidationError("give --config and --output, or --swift-sdk and --runtime-package")
+            throw ValidationError("give --config and --output, or --swift-sdk with --runtime-package or --runtime-url")
         }
     }
 
     func run() throws {
-        if let swiftSDK, let runtimePackage {
-            try writePackages(workspace: swiftSDK, runtimePackage: runtimePackage)
+        if let swiftSDK {
+            let runtime: SwiftSDKPackageGenerator.Runtime =
+                if let runtimeURL {
+                    .repository(url: runtimeURL, version: runtimeVersion, revision: runtimeRevision ?? "")
+                } else {
+                    .path(URL(fileURLWithPath: runtimePackage ?? "."))
+                }
+            try writePackages(workspace: swiftSDK, runtime: runtime)
             return
         }
         guard let config, let output else { return }
@@ -73,11 +97,11 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 
-    private func writePackages(workspace: String, runtimePackage: String) throws {
+    private func writePackages(workspace: String, runtime: SwiftSDKPackageGenerator.Runtime) throws {
         let packages: [SwiftSDKPackageGenerator.Package]
         do {
             packages = try SwiftSDKPackageGenerator.packages(
-                workspace: URL(fileURLWithPath: workspace), runtimePackage: URL(fileURLWithPath: runtimePackage))
+                workspace: URL(fileURLWithPath: workspace), runtime: runtime)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure

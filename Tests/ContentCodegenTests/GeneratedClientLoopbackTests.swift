@@ -95,9 +95,9 @@ struct GeneratedClientLoopbackTests {
     /// keeps each entity once, by the id the service names in `extensions.dataConnect`.
     @Test func aCachedResultShowsWhatALaterAnswerSaidOfTheSameEntity() async throws {
         try await Self.withMovies { movies in
+            movies.dataConnect.settings.idToken = Self.verifiedUser
             let before = try await movies.listMoviesByGenreQuery.execute(genre: "Sci-Fi").data.movies
             let orbit = try #require(before.first { $0.title == "Orbit of Glass" })
-            movies.dataConnect.settings.idToken = Self.verifiedUser
             _ = try await movies.updateMovieRatingMutation.execute(id: orbit.id, rating: 1.5)
             let found = try #require(try await movies.getMovieByKeyQuery.execute(key: .init(id: orbit.id)).data.movie)
             #expect(found.rating == 1.5)
@@ -106,6 +106,21 @@ struct GeneratedClientLoopbackTests {
             #expect(cached.data.movies.first { $0.id == orbit.id }?.rating == 1.5)
             // The order is the cached one: only the entity's fields change, not the result the service gave.
             #expect(cached.data.movies.map(\.id) == before.map(\.id))
+        }
+    }
+
+    /// The cache is kept per caller: what one user was answered is not what another, or nobody, gets from it.
+    @Test func anotherCallerDoesNotGetTheFirstCallersCachedAnswers() async throws {
+        try await Self.withMovies { movies in
+            movies.dataConnect.settings.idToken = Self.verifiedUser
+            _ = try await movies.listMoviesByGenreQuery.execute(genre: "Drama")
+            #expect(
+                try await movies.listMoviesByGenreQuery.execute(genre: "Drama", fetchPolicy: .cacheOnly).source
+                    == .cache)
+            movies.dataConnect.settings.idToken = nil
+            await #expect(throws: ContentClientError.notCached(operation: "listMoviesByGenre")) {
+                _ = try await movies.listMoviesByGenreQuery.execute(genre: "Drama", fetchPolicy: .cacheOnly)
+            }
         }
     }
 }

@@ -69,4 +69,30 @@ struct EntityCacheTests {
         await cache.store(data: data, extensions: odd, key: "k")
         #expect(await cache.data(for: "k", maxAge: nil) == data)
     }
+
+    /// A related row one answer has (`director: {…}`) is not overwritten by another answer's `null` for it, nor the
+    /// other way round: related rows are linked entities, not values of the row.
+    @Test func aNullRelationInOneAnswerDoesNotReplaceAnotherAnswersRow() async throws {
+        let cache = EntityCache()
+        let ids = try Self.parse(#"{"dataConnect":[{"path":["movie"],"entityId":"M1"}]}"#)
+        await cache.store(
+            data: try Self.parse(#"{"movie":{"title":"A","director":null,"tags":[]}}"#), extensions: ids, key: "a")
+        let full = try Self.parse(#"{"movie":{"title":"B","director":{"name":"D"},"tags":[{"name":"t"}]}}"#)
+        await cache.store(data: full, extensions: ids, key: "b")
+        #expect(await cache.data(for: "b", maxAge: nil) == full)
+        #expect(
+            await cache.data(for: "a", maxAge: nil)
+                == (try Self.parse(#"{"movie":{"title":"B","director":null,"tags":[]}}"#)))
+    }
+
+    /// One scope's answers (another endpoint, project or user) never change another's view of the same id.
+    @Test func entitiesOfOneScopeStayOutOfAnothers() async throws {
+        let cache = EntityCache()
+        let ids = try Self.parse(#"{"dataConnect":[{"path":["movie"],"entityId":"M1"}]}"#)
+        await cache.store(
+            data: try Self.parse(#"{"movie":{"title":"Ana's"}}"#), extensions: ids, key: "a", scope: "ana")
+        await cache.store(
+            data: try Self.parse(#"{"movie":{"title":"Ben's"}}"#), extensions: ids, key: "b", scope: "ben")
+        #expect(await cache.data(for: "a", maxAge: nil) == (try Self.parse(#"{"movie":{"title":"Ana's"}}"#)))
+    }
 }

@@ -85,7 +85,7 @@ extension AwkwardConfigQueries {
     /// ```
     internal struct ReferencesQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "references"
+        internal static let OperationName = "references"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -101,13 +101,13 @@ extension AwkwardConfigQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.

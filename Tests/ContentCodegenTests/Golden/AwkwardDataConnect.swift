@@ -69,7 +69,7 @@ extension AwkwardConnector {
     /// ```
     internal struct AddMovieMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "addMovie"
+        internal static let OperationName = "addMovie"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -85,12 +85,12 @@ extension AwkwardConnector {
         /// Runs the mutation.
         internal func execute(data: Movie_Data) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(data: data), as: Data.self)
+                Self.OperationName, variables: Variables(data: data), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(data: Movie_Data) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(data: data))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(data: data))
         }
 
         /// The variables, as they travel.
@@ -137,7 +137,7 @@ extension AwkwardConnector {
     /// ```
     internal struct ListAliasedQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "listAliased"
+        internal static let OperationName = "listAliased"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -153,13 +153,13 @@ extension AwkwardConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -251,7 +251,7 @@ extension AwkwardConnector {
     /// ```
     internal struct FindMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "findMovies"
+        internal static let OperationName = "findMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -267,13 +267,13 @@ extension AwkwardConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil, dataConnect: String? = nil, service: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`, dataConnect: dataConnect, service: service), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`, dataConnect: dataConnect, service: service), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(client: String? = nil, backend: String? = nil, `self` self_: String? = nil, container: String? = nil, encoder: String? = nil, `in`: String? = nil, dataConnect: String? = nil, service: String? = nil) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`, dataConnect: dataConnect, service: service))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(client: client, backend: backend, self: self_, container: container, encoder: encoder, in: `in`, dataConnect: dataConnect, service: service))
         }
 
         /// The variables, as they travel.
@@ -353,7 +353,7 @@ extension AwkwardConnector {
     /// ```
     internal struct ListMaybeQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "listMaybe"
+        internal static let OperationName = "listMaybe"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -369,13 +369,13 @@ extension AwkwardConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(withRating: Bool, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(withRating: withRating), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(withRating: withRating), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(withRating: Bool) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(withRating: withRating))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(withRating: withRating))
         }
 
         /// The variables, as they travel.

@@ -114,7 +114,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct UpsertUserMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "UpsertUser"
+        internal static let OperationName = "UpsertUser"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -130,12 +130,12 @@ extension FriendlyFlixConnector {
         /// Runs the mutation.
         internal func execute(username: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(username: username), as: Data.self)
+                Self.OperationName, variables: Variables(username: username), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(username: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(username: username))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(username: username))
         }
 
         /// The variables, as they travel.
@@ -174,7 +174,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct AddFavoritedMovieMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "AddFavoritedMovie"
+        internal static let OperationName = "AddFavoritedMovie"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -190,12 +190,12 @@ extension FriendlyFlixConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId))
         }
 
         /// The variables, as they travel.
@@ -234,7 +234,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct DeleteFavoritedMovieMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "DeleteFavoritedMovie"
+        internal static let OperationName = "DeleteFavoritedMovie"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -250,12 +250,12 @@ extension FriendlyFlixConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId))
         }
 
         /// The variables, as they travel.
@@ -303,7 +303,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct AddReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "AddReview"
+        internal static let OperationName = "AddReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -319,12 +319,12 @@ extension FriendlyFlixConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID, rating: Int, reviewText: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID, rating: Int, reviewText: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
         }
 
         /// The variables, as they travel.
@@ -381,7 +381,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct UpdateReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "UpdateReview"
+        internal static let OperationName = "UpdateReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -397,12 +397,12 @@ extension FriendlyFlixConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID, rating: Int, reviewText: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID, rating: Int, reviewText: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
         }
 
         /// The variables, as they travel.
@@ -449,7 +449,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct DeleteReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "DeleteReview"
+        internal static let OperationName = "DeleteReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -465,12 +465,12 @@ extension FriendlyFlixConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId))
         }
 
         /// The variables, as they travel.
@@ -524,7 +524,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct ListMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "ListMovies"
+        internal static let OperationName = "ListMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -540,13 +540,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(orderByRating: OrderDirection? = nil, orderByReleaseYear: OrderDirection? = nil, limit: Int? = nil) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(orderByRating: orderByRating, orderByReleaseYear: orderByReleaseYear, limit: limit))
         }
 
         /// The variables, as they travel.
@@ -661,7 +661,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct GetMovieByIdQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetMovieById"
+        internal static let OperationName = "GetMovieById"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -677,13 +677,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -860,7 +860,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct GetActorByIdQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetActorById"
+        internal static let OperationName = "GetActorById"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -876,13 +876,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -1024,7 +1024,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct GetCurrentUserQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetCurrentUser"
+        internal static let OperationName = "GetCurrentUser"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1040,13 +1040,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -1164,7 +1164,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct GetIfFavoritedMovieQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetIfFavoritedMovie"
+        internal static let OperationName = "GetIfFavoritedMovie"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1180,13 +1180,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(movieId: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(movieId: movieId), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(movieId: movieId), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(movieId: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId))
         }
 
         /// The variables, as they travel.
@@ -1299,7 +1299,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct SearchAllQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "SearchAll"
+        internal static let OperationName = "SearchAll"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1315,13 +1315,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(input: String? = nil, minYear: Int, maxYear: Int, minRating: Double, maxRating: Double, genre: String) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(input: input, minYear: minYear, maxYear: maxYear, minRating: minRating, maxRating: maxRating, genre: genre))
         }
 
         /// The variables, as they travel.
@@ -1509,7 +1509,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct ListMoviesByPartialTitleQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "ListMoviesByPartialTitle"
+        internal static let OperationName = "ListMoviesByPartialTitle"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1525,13 +1525,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(searchTerm: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(searchTerm: searchTerm), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(searchTerm: searchTerm), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(searchTerm: String) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(searchTerm: searchTerm))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(searchTerm: searchTerm))
         }
 
         /// The variables, as they travel.
@@ -1613,7 +1613,7 @@ extension FriendlyFlixConnector {
     /// ```
     internal struct GetUserFavoriteMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetUserFavoriteMovies"
+        internal static let OperationName = "GetUserFavoriteMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1629,13 +1629,13 @@ extension FriendlyFlixConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.

@@ -90,7 +90,7 @@ extension ExampleConnector {
     /// ```
     internal struct CreateMovieMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "CreateMovie"
+        internal static let OperationName = "CreateMovie"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -106,12 +106,12 @@ extension ExampleConnector {
         /// Runs the mutation.
         internal func execute(title: String, genre: String, imageUrl: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(title: title, genre: genre, imageUrl: imageUrl), as: Data.self)
+                Self.OperationName, variables: Variables(title: title, genre: genre, imageUrl: imageUrl), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(title: String, genre: String, imageUrl: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(title: title, genre: genre, imageUrl: imageUrl))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(title: title, genre: genre, imageUrl: imageUrl))
         }
 
         /// The variables, as they travel.
@@ -159,7 +159,7 @@ extension ExampleConnector {
     /// ```
     internal struct UpsertUserMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "UpsertUser"
+        internal static let OperationName = "UpsertUser"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -175,12 +175,12 @@ extension ExampleConnector {
         /// Runs the mutation.
         internal func execute(username: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(username: username), as: Data.self)
+                Self.OperationName, variables: Variables(username: username), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(username: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(username: username))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(username: username))
         }
 
         /// The variables, as they travel.
@@ -228,7 +228,7 @@ extension ExampleConnector {
     /// ```
     internal struct AddReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "AddReview"
+        internal static let OperationName = "AddReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -244,12 +244,12 @@ extension ExampleConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID, rating: Int, reviewText: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID, rating: Int, reviewText: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId, rating: rating, reviewText: reviewText))
         }
 
         /// The variables, as they travel.
@@ -297,7 +297,7 @@ extension ExampleConnector {
     /// ```
     internal struct DeleteReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "DeleteReview"
+        internal static let OperationName = "DeleteReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -313,12 +313,12 @@ extension ExampleConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId))
         }
 
         /// The variables, as they travel.
@@ -363,7 +363,7 @@ extension ExampleConnector {
     /// ```
     internal struct ListMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "ListMovies"
+        internal static let OperationName = "ListMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -379,13 +379,13 @@ extension ExampleConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -433,7 +433,7 @@ extension ExampleConnector {
     /// ```
     internal struct ListUsersQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "ListUsers"
+        internal static let OperationName = "ListUsers"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -449,13 +449,13 @@ extension ExampleConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -498,7 +498,7 @@ extension ExampleConnector {
     /// ```
     internal struct ListUserReviewsQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "ListUserReviews"
+        internal static let OperationName = "ListUserReviews"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -514,13 +514,13 @@ extension ExampleConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -591,7 +591,7 @@ extension ExampleConnector {
     /// ```
     internal struct GetMovieByIdQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetMovieById"
+        internal static let OperationName = "GetMovieById"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -607,13 +607,13 @@ extension ExampleConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -707,7 +707,7 @@ extension ExampleConnector {
     /// ```
     internal struct SearchMovieQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "SearchMovie"
+        internal static let OperationName = "SearchMovie"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -723,13 +723,13 @@ extension ExampleConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(titleInput: String? = nil, genre: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(titleInput: titleInput, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(titleInput: titleInput, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(titleInput: String? = nil, genre: String? = nil) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(titleInput: titleInput, genre: genre))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(titleInput: titleInput, genre: genre))
         }
 
         /// The variables, as they travel.

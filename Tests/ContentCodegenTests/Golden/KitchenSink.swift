@@ -111,7 +111,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateTestIdMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createTestId"
+        internal static let OperationName = "createTestId"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -127,12 +127,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id), as: Data.self)
+                Self.OperationName, variables: Variables(id: id), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -171,7 +171,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateTestAutoIdMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createTestAutoId"
+        internal static let OperationName = "createTestAutoId"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -187,12 +187,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute() async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(), as: Data.self)
+                Self.OperationName, variables: Variables(), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref() -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -220,7 +220,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateStandardScalarMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createStandardScalar"
+        internal static let OperationName = "createStandardScalar"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -236,12 +236,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, number: Int, text: String, decimal: Double) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, number: number, text: text, decimal: decimal), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, number: number, text: text, decimal: decimal), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, number: Int, text: String, decimal: Double) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, number: number, text: text, decimal: decimal))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, number: number, text: text, decimal: decimal))
         }
 
         /// The variables, as they travel.
@@ -298,7 +298,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateScalarBoundaryMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createScalarBoundary"
+        internal static let OperationName = "createScalarBoundary"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -314,12 +314,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, maxNumber: Int, minNumber: Int, maxDecimal: Double, minDecimal: Double) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, maxNumber: maxNumber, minNumber: minNumber, maxDecimal: maxDecimal, minDecimal: minDecimal))
         }
 
         /// The variables, as they travel.
@@ -379,7 +379,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateLargeNumMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createLargeNum"
+        internal static let OperationName = "createLargeNum"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -395,12 +395,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, num: num, maxNum: maxNum, minNum: minNum), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, num: num, maxNum: maxNum, minNum: minNum), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, num: Int64, maxNum: Int64, minNum: Int64) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, num: num, maxNum: maxNum, minNum: minNum))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, num: num, maxNum: maxNum, minNum: minNum))
         }
 
         /// The variables, as they travel.
@@ -454,7 +454,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateLocalDateMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createLocalDate"
+        internal static let OperationName = "createLocalDate"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -470,12 +470,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, localDate: LocalDate) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, localDate: localDate), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, localDate: localDate), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, localDate: LocalDate) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, localDate: localDate))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, localDate: localDate))
         }
 
         /// The variables, as they travel.
@@ -521,7 +521,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct CreateAnyValueTypeMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createAnyValueType"
+        internal static let OperationName = "createAnyValueType"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -537,12 +537,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, props: AnyValue) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, props: props), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, props: props), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, props: AnyValue) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, props: props))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, props: props))
         }
 
         /// The variables, as they travel.
@@ -587,7 +587,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct InsertMultiplePeopleMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "InsertMultiplePeople"
+        internal static let OperationName = "InsertMultiplePeople"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -603,12 +603,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, name1: String, name2: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, name1: name1, name2: name2), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, name1: name1, name2: name2), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, name1: String, name2: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, name1: name1, name2: name2))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, name1: name1, name2: name2))
         }
 
         /// The variables, as they travel.
@@ -659,7 +659,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct DeleteNonExistentPeopleMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "DeleteNonExistentPeople"
+        internal static let OperationName = "DeleteNonExistentPeople"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -675,12 +675,12 @@ extension KitchenSinkConnector {
         /// Runs the mutation.
         internal func execute(id: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id), as: Data.self)
+                Self.OperationName, variables: Variables(id: id), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -731,7 +731,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct GetStandardScalarQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetStandardScalar"
+        internal static let OperationName = "GetStandardScalar"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRefObservableObject<Data, Variables>
@@ -747,13 +747,13 @@ extension KitchenSinkConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -819,7 +819,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct GetScalarBoundaryQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetScalarBoundary"
+        internal static let OperationName = "GetScalarBoundary"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRefObservableObject<Data, Variables>
@@ -835,13 +835,13 @@ extension KitchenSinkConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -892,7 +892,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct GetLargeNumQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetLargeNum"
+        internal static let OperationName = "GetLargeNum"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRefObservableObject<Data, Variables>
@@ -908,13 +908,13 @@ extension KitchenSinkConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -974,7 +974,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct GetLocalDateTypeQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetLocalDateType"
+        internal static let OperationName = "GetLocalDateType"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRefObservableObject<Data, Variables>
@@ -990,13 +990,13 @@ extension KitchenSinkConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -1041,7 +1041,7 @@ extension KitchenSinkConnector {
     /// ```
     internal struct GetAnyValueTypeQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "GetAnyValueType"
+        internal static let OperationName = "GetAnyValueType"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRefObservableObject<Data, Variables>
@@ -1057,13 +1057,13 @@ extension KitchenSinkConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(id: UUID, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(id: id), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(id: UUID) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.

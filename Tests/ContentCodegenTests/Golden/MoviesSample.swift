@@ -106,7 +106,7 @@ extension MoviesConnector {
     /// ```
     internal struct CreateMovieMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "createMovie"
+        internal static let OperationName = "createMovie"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -122,12 +122,12 @@ extension MoviesConnector {
         /// Runs the mutation.
         internal func execute(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags), as: Data.self)
+                Self.OperationName, variables: Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(title: String, releaseYear: Int, genre: String, rating: Double? = nil, tags: [String]? = nil) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(title: title, releaseYear: releaseYear, genre: genre, rating: rating, tags: tags))
         }
 
         /// The variables, as they travel.
@@ -182,7 +182,7 @@ extension MoviesConnector {
     /// ```
     internal struct UpdateMovieRatingMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "updateMovieRating"
+        internal static let OperationName = "updateMovieRating"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -198,12 +198,12 @@ extension MoviesConnector {
         /// Runs the mutation.
         internal func execute(id: UUID, rating: Double) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id, rating: rating), as: Data.self)
+                Self.OperationName, variables: Variables(id: id, rating: rating), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID, rating: Double) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id, rating: rating))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id, rating: rating))
         }
 
         /// The variables, as they travel.
@@ -246,7 +246,7 @@ extension MoviesConnector {
     /// ```
     internal struct DeleteMovieMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "deleteMovie"
+        internal static let OperationName = "deleteMovie"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -262,12 +262,12 @@ extension MoviesConnector {
         /// Runs the mutation.
         internal func execute(id: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(id: id), as: Data.self)
+                Self.OperationName, variables: Variables(id: id), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(id: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(id: id))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(id: id))
         }
 
         /// The variables, as they travel.
@@ -306,7 +306,7 @@ extension MoviesConnector {
     /// ```
     internal struct UpsertUserMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "upsertUser"
+        internal static let OperationName = "upsertUser"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -322,12 +322,12 @@ extension MoviesConnector {
         /// Runs the mutation.
         internal func execute(username: String) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(username: username), as: Data.self)
+                Self.OperationName, variables: Variables(username: username), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(username: String) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(username: username))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(username: username))
         }
 
         /// The variables, as they travel.
@@ -368,7 +368,7 @@ extension MoviesConnector {
     /// ```
     internal struct AddReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "addReview"
+        internal static let OperationName = "addReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -384,12 +384,12 @@ extension MoviesConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID, rating: Int, text: String? = nil) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId, rating: rating, text: text), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId, rating: rating, text: text), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID, rating: Int, text: String? = nil) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId, rating: rating, text: text))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId, rating: rating, text: text))
         }
 
         /// The variables, as they travel.
@@ -436,7 +436,7 @@ extension MoviesConnector {
     /// ```
     internal struct DeleteReviewMutation: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "deleteReview"
+        internal static let OperationName = "deleteReview"
 
         /// The mutation with its variables, to run later.
         internal typealias Ref = MutationRef<Data, Variables>
@@ -452,12 +452,12 @@ extension MoviesConnector {
         /// Runs the mutation.
         internal func execute(movieId: UUID) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeMutation(
-                Self.operationName, variables: Variables(movieId: movieId), as: Data.self)
+                Self.OperationName, variables: Variables(movieId: movieId), as: Data.self)
         }
 
         /// The mutation with these variables.
         internal func ref(movieId: UUID) -> Ref {
-            Ref(dataConnect: self.dataConnect, operationName: Self.operationName, variables: Variables(movieId: movieId))
+            Ref(dataConnect: self.dataConnect, operationName: Self.OperationName, variables: Variables(movieId: movieId))
         }
 
         /// The variables, as they travel.
@@ -505,7 +505,7 @@ extension MoviesConnector {
     /// ```
     internal struct ListMoviesByGenreQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "listMoviesByGenre"
+        internal static let OperationName = "listMoviesByGenre"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -521,13 +521,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(genre: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(genre: String) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(genre: genre))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(genre: genre))
         }
 
         /// The variables, as they travel.
@@ -600,7 +600,7 @@ extension MoviesConnector {
     /// ```
     internal struct FindMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "findMovies"
+        internal static let OperationName = "findMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -616,13 +616,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(query: String, genre: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(query: query, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(query: query, genre: genre), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(query: String, genre: String? = nil) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(query: query, genre: genre))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(query: query, genre: genre))
         }
 
         /// The variables, as they travel.
@@ -698,7 +698,7 @@ extension MoviesConnector {
     /// ```
     internal struct ListGenresQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "listGenres"
+        internal static let OperationName = "listGenres"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -714,13 +714,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -756,7 +756,7 @@ extension MoviesConnector {
     /// ```
     internal struct ListMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "listMovies"
+        internal static let OperationName = "listMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -772,13 +772,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(orderByRating: orderByRating, limit: limit, offset: offset), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(orderByRating: orderByRating, limit: limit, offset: offset), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(orderByRating: OrderDirection? = nil, limit: Int? = nil, offset: Int? = nil) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(orderByRating: orderByRating, limit: limit, offset: offset))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(orderByRating: orderByRating, limit: limit, offset: offset))
         }
 
         /// The variables, as they travel.
@@ -878,7 +878,7 @@ extension MoviesConnector {
     /// ```
     internal struct GetMovieByKeyQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "getMovieByKey"
+        internal static let OperationName = "getMovieByKey"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -894,13 +894,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(key: Movie_Key, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(key: key), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(key: key), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(key: Movie_Key) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(key: key))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(key: key))
         }
 
         /// The variables, as they travel.
@@ -1024,7 +1024,7 @@ extension MoviesConnector {
     /// ```
     internal struct SearchMoviesQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "searchMovies"
+        internal static let OperationName = "searchMovies"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1040,13 +1040,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(title: String? = nil, minRating: Double? = nil, tag: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(title: title, minRating: minRating, tag: tag), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(title: title, minRating: minRating, tag: tag), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(title: String? = nil, minRating: Double? = nil, tag: String? = nil) -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables(title: title, minRating: minRating, tag: tag))
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables(title: title, minRating: minRating, tag: tag))
         }
 
         /// The variables, as they travel.
@@ -1124,7 +1124,7 @@ extension MoviesConnector {
     /// ```
     internal struct ListMyReviewsQuery: Sendable {
         /// The name the service knows the operation by.
-        internal static let operationName = "listMyReviews"
+        internal static let OperationName = "listMyReviews"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -1140,13 +1140,13 @@ extension MoviesConnector {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.dataConnect.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.dataConnect, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.dataConnect, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.

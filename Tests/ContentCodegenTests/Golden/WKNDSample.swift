@@ -102,7 +102,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct AdventureByPathQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "adventure-by-path"
+        internal static let OperationName = "adventure-by-path"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -118,13 +118,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(adventurePath: String, imageWidth: Int? = nil, imageFormat: AssetTransformFormat? = nil) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(adventurePath: adventurePath, imageWidth: imageWidth, imageFormat: imageFormat))
         }
 
         /// The variables, as they travel.
@@ -199,7 +199,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct AdventureByPriceQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "adventure-by-price"
+        internal static let OperationName = "adventure-by-price"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -215,13 +215,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(price: Double, priceOperator: FloatOperator? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(price: price, priceOperator: priceOperator), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(price: price, priceOperator: priceOperator), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(price: Double, priceOperator: FloatOperator? = nil) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(price: price, priceOperator: priceOperator))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(price: price, priceOperator: priceOperator))
         }
 
         /// The variables, as they travel.
@@ -302,7 +302,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct AdventureBySlugQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "adventure-by-slug"
+        internal static let OperationName = "adventure-by-slug"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -318,13 +318,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(slug: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(slug: slug), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(slug: slug), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(slug: String) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(slug: slug))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(slug: slug))
         }
 
         /// The variables, as they travel.
@@ -416,7 +416,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct AdventuresAllQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "adventures-all"
+        internal static let OperationName = "adventures-all"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -432,13 +432,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -490,7 +490,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct AdventuresByActivityQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "adventures-by-activity"
+        internal static let OperationName = "adventures-by-activity"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -506,13 +506,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(activity: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(activity: activity), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(activity: activity), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(activity: String) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(activity: activity))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(activity: activity))
         }
 
         /// The variables, as they travel.
@@ -576,7 +576,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct AdventuresPaginatedQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "adventures-paginated"
+        internal static let OperationName = "adventures-paginated"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -592,13 +592,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(first: Int? = nil, after: String? = nil, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(first: first, after: after), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(first: first, after: after), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(first: Int? = nil, after: String? = nil) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(first: first, after: after))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(first: first, after: after))
         }
 
         /// The variables, as they travel.
@@ -677,7 +677,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct ArticleBySlugQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "article-by-slug"
+        internal static let OperationName = "article-by-slug"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -693,13 +693,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(slug: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(slug: slug), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(slug: slug), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(slug: String) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(slug: slug))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(slug: slug))
         }
 
         /// The variables, as they travel.
@@ -771,7 +771,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct ArticlesAllQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "articles-all"
+        internal static let OperationName = "articles-all"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -787,13 +787,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref() -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables())
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables())
         }
 
         /// It takes no variables.
@@ -845,7 +845,7 @@ extension WkndSharedQueries {
     /// ```
     internal struct ArticlesByAuthorQuery: Sendable {
         /// The name AEM knows the persisted query by, within its configuration.
-        internal static let operationName = "articles-by-author"
+        internal static let OperationName = "articles-by-author"
 
         /// The query with its variables, which a view observes: ``execute(fetchPolicy:)`` publishes.
         internal typealias Ref = QueryRef<Data, Variables>
@@ -861,13 +861,13 @@ extension WkndSharedQueries {
         /// Runs the query; by default from the cache while it is fresh, else from the service.
         internal func execute(firstName: String, lastName: String, fetchPolicy: QueryFetchPolicy = .preferCache) async throws -> OperationResult<Data> {
             try await self.aem.executeQuery(
-                Self.operationName, variables: Variables(firstName: firstName, lastName: lastName), as: Data.self, fetchPolicy: fetchPolicy)
+                Self.OperationName, variables: Variables(firstName: firstName, lastName: lastName), as: Data.self, fetchPolicy: fetchPolicy)
         }
 
         /// The query with these variables, for a view to observe.
         @MainActor
         internal func ref(firstName: String, lastName: String) -> Ref {
-            Ref(service: self.aem, operationName: Self.operationName, variables: Variables(firstName: firstName, lastName: lastName))
+            Ref(service: self.aem, operationName: Self.OperationName, variables: Variables(firstName: firstName, lastName: lastName))
         }
 
         /// The variables, as they travel.

@@ -5,7 +5,7 @@ import PackageDescription
 // generate-content-client` wrote for the movies connector (generate.swiftSdk: outputDir ../MoviesSDK).
 let package = Package(
     name: "firebase-guide",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     dependencies: [.package(name: "MoviesSDK", path: "../MoviesSDK")],
     targets: [
         .executableTarget(name: "FirebaseGuide", dependencies: [.product(name: "MoviesSDK", package: "MoviesSDK")])
