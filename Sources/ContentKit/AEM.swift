@@ -76,10 +76,10 @@ public final class AEM: QueryExecuting {
     ///   - host: Its host; `127.0.0.1` by default.
     ///   - port: Its port; `4503` by default.
     public func useEmulator(host: String = EmulatorDefaults.host, port: Int = EmulatorDefaults.port) {
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         connection.updateSettings { settings in
             settings = AEMSettings(
-                url: "http://\(bracketed):\(port)", authentication: settings.authentication, headers: settings.headers)
+                url: emulatorURL(host: host, port: port), authentication: settings.authentication,
+                headers: settings.headers)
         }
     }
 

@@ -59,7 +59,7 @@ public struct DataConnectSettings: Sendable {
             case .production:
                 return "https://firebasedataconnect.googleapis.com"
             case .emulator(let host, let port):
-                return "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)"
+                return emulatorURL(host: host, port: port)
             case .url(let url):
                 return url.hasSuffix("/") ? String(url.dropLast()) : url
             }
@@ -112,6 +112,11 @@ public struct DataConnectSettings: Sendable {
         self.apiKey = apiKey
         self.headers = headers
     }
+}
+
+/// A local emulator's base URL over plain HTTP, an IPv6 host in brackets.
+func emulatorURL(host: String, port: Int) -> String {
+    "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)"
 }
 
 /// Where an AEM publish or author instance is and how to sign in to it.

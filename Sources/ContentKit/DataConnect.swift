@@ -113,9 +113,9 @@ public final class DataConnect: QueryExecuting {
         fetchPolicy: QueryFetchPolicy
     ) async throws -> OperationResult<ResultData> {
         let json = try ContentVariables.object(variables)
-        let (settings, scope) = try await callSettings()
+        let (settings, scope) = try await Self.callSettings(settings)
         return try await cache.fetch(
-            key: EntityCache.key(operation: "\(scope)\n\(connectorConfig.connector)/\(name)", variables: json),
+            key: cacheKey(name, variables: json, scope: scope),
             operation: name, as: type, policy: fetchPolicy, maxAge: cacheMaxAge, scope: scope
         ) { [self] in
             try await connection.client.response(
@@ -125,12 +125,17 @@ public final class DataConnect: QueryExecuting {
 
     /// The settings for one call, with the ID token asked for once, and the cache scope they make: the endpoint,
     /// the project and the caller (the token's `user_id`), so that one user's cached answers never reach another.
-    private func callSettings() async throws -> (DataConnectSettings, String) {
+    private static func callSettings(_ settings: DataConnectSettings) async throws -> (DataConnectSettings, String) {
         var settings = settings
         let token = try await settings.idToken?()
         settings.idToken = { token }
         let caller = token.map(CallerIdentity.uid(ofIDToken:)) ?? ""
         return (settings, "\(settings.endpoint.baseURL) \(settings.project) \(caller)")
+    }
+
+    /// A query's cache key: the scope, the connector, the operation and its variables.
+    private func cacheKey(_ name: String, variables: JSONObject, scope: String) -> String {
+        EntityCache.key(operation: "\(scope)\n\(connectorConfig.connector)/\(name)", variables: variables)
     }
 
     /// Subscribes to a query over the realtime stream and yields every new result, which also refreshes the cache.
@@ -154,15 +159,12 @@ public final class DataConnect: QueryExecuting {
         }
         let settings = settings
         let operation = operation(name, kind: .query)
-        let connector = connectorConfig.connector
         let cache = cache
         let redactor = connection.redactor
-        let task = Task {
+        let task = Task { [self] in
             do {
-                let token = try await settings.idToken?()
-                let caller = token.map(CallerIdentity.uid(ofIDToken:)) ?? ""
-                let scope = "\(settings.endpoint.baseURL) \(settings.project) \(caller)"
-                let key = EntityCache.key(operation: "\(scope)\n\(connector)/\(name)", variables: json)
+                let scope = try await Self.callSettings(settings).1
+                let key = cacheKey(name, variables: json, scope: scope)
                 var failedAttempts = 0
                 for try await event in DataConnectSubscription.events(
                     of: operation, variables: json, settings: settings)
@@ -213,7 +215,7 @@ public final class DataConnect: QueryExecuting {
     public func executeMutation<ResultData: Decodable & Sendable>(
         _ name: String, variables: some Encodable, as type: ResultData.Type
     ) async throws -> OperationResult<ResultData> {
-        let (settings, scope) = try await callSettings()
+        let (settings, scope) = try await Self.callSettings(settings)
         let answer = try await connection.client.response(
             for: operation(name, kind: .mutation), variables: try ContentVariables.object(variables),
             settings: settings)
