@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The system libyaml: the only YAML parser the project uses.
@@ -144,10 +146,22 @@ let package = Package(
             ],
             exclude: ["Protos"]
         ),
+        // A Data Connect schema in PostgreSQL, as the service lays it out: the DDL, its migration, the connection pool.
+        .target(
+            name: "ContentDataConnectPostgres",
+            dependencies: [
+                "ContentDataConnect", "ContentJSON",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "ContentDataConnectEmulator",
             dependencies: [
                 "ContentEmulator", "ContentCore", "ContentJSON", "ContentDataConnect", "ContentGraphQL",
+                "ContentDataConnectPostgres",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 "ContentDataConnectWire", .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -395,7 +409,7 @@ let package = Package(
             name: "ContentDataConnectEmulatorTests",
             dependencies: [
                 "ContentDataConnectEmulator", "ContentEmulator", "ContentEmulatorTesting", "ContentDataConnect",
-                "ContentJSON", "ContentTesting", "ContentDataConnectWire",
+                "ContentJSON", "ContentTesting", "ContentDataConnectWire", "ContentDataConnectPostgres", "ContentCore",
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

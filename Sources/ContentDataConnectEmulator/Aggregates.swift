@@ -160,7 +160,7 @@ extension RowQuery {
         let offset = arguments["offset"].int
         if let limit, limit < 0 { throw Failure(description: "limit must not be negative, was \(limit)") }
         if let offset, offset < 0 { throw Failure(description: "offset must not be negative, was \(offset)") }
-        if limit != nil || offset != nil { sql.text += " LIMIT \(limit ?? -1) OFFSET \(offset ?? 0)" }
+        if limit != nil || offset != nil { sql.text += dialect.limit(limit, offset: offset) }
         return sql
     }
 

@@ -29,6 +29,8 @@ public struct DataConnectEmulator: Sendable {
         /// Whether an operation that does not validate stops the service from starting, as a deploy to Firebase
         /// would be refused; otherwise it is reported at start and answered with an error.
         public var strict = false
+        /// A PostgreSQL server to keep the rows in instead of SQLite (`--postgres`).
+        public var postgres: PostgresSettings?
 
         /// Creates options.
         ///
@@ -72,7 +74,7 @@ public struct DataConnectEmulator: Sendable {
         self.options = options
         engine = try await DataConnectEngine(
             workspace: workspace, dataFile: dataFile, seedFile: options.seedFile, limits: limits,
-            strict: options.strict)
+            strict: options.strict, postgres: options.postgres)
     }
 
     /// Whether a folder holds a Data Connect workspace this emulator can serve.

@@ -13,13 +13,13 @@ extension DataConnectEngine {
         let name = table.singular
         fields["\(name)_insert"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
+            return try await self.savepoint(state.sql) {
                 try await self.insert(table, data: args["data"], state: state, upsert: false)
             }
         }
         fields["\(name)_insertMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
+            return try await self.savepoint(state.sql) {
                 var keys: [Map] = []
                 for data in args["data"].array ?? [] {
                     keys.append(try await self.insert(table, data: data, state: state, upsert: false))
@@ -29,13 +29,13 @@ extension DataConnectEngine {
         }
         fields["\(name)_upsert"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
+            return try await self.savepoint(state.sql) {
                 try await self.insert(table, data: args["data"], state: state, upsert: true)
             }
         }
         fields["\(name)_upsertMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
+            return try await self.savepoint(state.sql) {
                 var keys: [Map] = []
                 for data in args["data"].array ?? [] {
                     keys.append(try await self.insert(table, data: data, state: state, upsert: true))
@@ -45,18 +45,24 @@ extension DataConnectEngine {
         }
         fields["\(name)_update"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
-                guard let rowid = try await self.locateRow(table, args: args, state: state) else { return nil }
+            return try await self.savepoint(state.sql) {
+                guard let row = try await self.locateRow(table, args: args, state: state) else { return nil }
                 let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
+                let found = Self.keyCondition(table, row.values)
                 try await self.update(
                     table, assignments: assignments, updates: FieldUpdate.all(in: args["data"], table: table),
-                    state: state, rowCondition: "rowid = ?", [rowid.databaseValue])
-                return try await self.key(table, rowid: rowid)
+                    state: state, rowCondition: found.text, found.arguments)
+                // The key it has now: the data may have set a key field.
+                var values = row.values
+                for assignment in assignments where table.key.contains(assignment.column.field) {
+                    values[assignment.column.field] = assignment.value
+                }
+                return StoredValue.keyOutput(values, table: table)
             }
         }
         fields["\(name)_updateMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
+            return try await self.savepoint(state.sql) {
                 let condition = try self.manyCondition(table, args: args, state: state, verb: "updateMany")
                 let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
                 return
@@ -67,78 +73,78 @@ extension DataConnectEngine {
         }
         fields["\(name)_delete"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
-                guard let rowid = try await self.locateRow(table, args: args, state: state) else { return nil }
-                let key = try await self.key(table, rowid: rowid)
-                try await self.write(table) { db in
-                    try db.execute(
-                        sql: "DELETE FROM \(DataConnectStore.quote(table.sqlName)) WHERE rowid = ?", arguments: [rowid])
-                    return 0
+            return try await self.savepoint(state.sql) {
+                guard let row = try await self.locateRow(table, args: args, state: state) else { return nil }
+                let found = Self.keyCondition(table, row.values)
+                try await self.write(table) {
+                    try await state.sql.execute(
+                        SQLFragment(
+                            text: "DELETE FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(found.text)",
+                            arguments: found.arguments))
                 }
-                return key
+                return StoredValue.keyOutput(row.values, table: table)
             }
         }
         fields["\(name)_deleteMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint {
+            return try await self.savepoint(state.sql) {
                 let condition = try self.manyCondition(table, args: args, state: state, verb: "deleteMany")
-                let count = try await self.write(table) { db in
-                    try db.execute(
-                        sql: "DELETE FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(condition.text)",
-                        arguments: StatementArguments(condition.arguments))
-                    return db.changesCount
+                return try await self.write(table) {
+                    try await state.sql.execute(
+                        SQLFragment(
+                            text: "DELETE FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(condition.text)",
+                            arguments: condition.arguments))
                 }
-                return count
             }
         }
     }
 
+    /// The condition that finds a row again by its key: a row's identity does not outlive the statement that read
+    /// it on PostgreSQL, and a concurrent operation may move the row meanwhile.
+    static func keyCondition(_ table: DataConnectSchema.Table, _ values: [String: DatabaseValue]) -> SQLFragment {
+        SQLFragment(
+            text: table.keyColumns.map { "\(DataConnectStore.quote($0.sqlName)) = ?" }.joined(separator: " AND "),
+            arguments: table.keyColumns.map { values[$0.field] ?? .null })
+    }
+
     /// Runs one root field so that it changes everything or nothing: a failed field leaves no partial writes.
-    func savepoint(_ body: @Sendable () async throws -> (any Sendable)?) async throws -> (any Sendable)? {
-        try await store.access { db in try db.execute(sql: "SAVEPOINT field") }
+    func savepoint(_ transaction: any SQLTransaction, _ body: @Sendable () async throws -> (any Sendable)?)
+        async throws -> (any Sendable)?
+    {
+        try await transaction.execute(SQLFragment(text: "SAVEPOINT field"))
         do {
             let result = try await body()
-            try await store.access { db in try db.execute(sql: "RELEASE field") }
+            try await transaction.execute(SQLFragment(text: "RELEASE field"))
             return result
         } catch {
-            try await store.access { db in try db.execute(sql: "ROLLBACK TO field; RELEASE field") }
+            try await transaction.execute(SQLFragment(text: "ROLLBACK TO field"))
+            try await transaction.execute(SQLFragment(text: "RELEASE field"))
             throw error
         }
     }
 
     /// Runs a write, turning constraint failures into messages about the schema rather than SQL.
     @discardableResult
-    func write(_ table: DataConnectSchema.Table, _ body: @escaping @Sendable (Database) throws -> Int) async throws
-        -> Int
-    {
+    func write<T: Sendable>(_ table: DataConnectSchema.Table, _ body: () async throws -> T) async throws -> T {
         do {
-            return try await store.access(body)
-        } catch let error as DatabaseError {
-            switch error.extendedResultCode {
-            case .SQLITE_CONSTRAINT_PRIMARYKEY, .SQLITE_CONSTRAINT_UNIQUE:
-                throw FieldFailure(
-                    description: "a \(table.typeName) with the same \(uniqueFields(error, table: table)) already exists"
-                )
-            case .SQLITE_CONSTRAINT_FOREIGNKEY:
+            return try await body()
+        } catch let failure as SQLFailure {
+            let fields = failure.columns.map { sqlName in
+                table.columns.first { $0.sqlName == sqlName }?.field ?? sqlName
+            }
+            let named = fields.isEmpty ? "key" : fields.joined(separator: ", ")
+            switch failure.kind {
+            case .unique:
+                throw FieldFailure(description: "a \(table.typeName) with the same \(named) already exists")
+            case .foreignKey:
                 throw FieldFailure(
                     description: "\(table.typeName) refers to a row that does not exist (or is still referred to)")
-            case .SQLITE_CONSTRAINT_NOTNULL:
-                throw FieldFailure(
-                    description: "\(table.typeName): \(uniqueFields(error, table: table)) must not be null")
-            default:
-                throw FieldFailure(description: "\(table.typeName): \(error.message ?? "database error")")
+            case .notNull:
+                throw FieldFailure(description: "\(table.typeName): \(named) must not be null")
+            case .other:
+                throw FieldFailure(description: "\(table.typeName): \(failure.message)")
             }
         }
-    }
-
-    /// The field names in a constraint message (`UNIQUE constraint failed: movie.id` → `id`).
-    private func uniqueFields(_ error: DatabaseError, table: DataConnectSchema.Table) -> String {
-        let columns = (error.message ?? "").split(separator: ":").last.map(String.init) ?? ""
-        let names = columns.split(separator: ",").map { part -> String in
-            let sqlName = part.split(separator: ".").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
-            return table.columns.first { $0.sqlName == sqlName }?.field ?? sqlName
-        }
-        return names.isEmpty ? "key" : names.joined(separator: ", ")
     }
 
     /// Inserts one row (or updates it on a key conflict, for upsert) and returns its key.
@@ -160,12 +166,13 @@ extension DataConnectEngine {
                 provided.insert(field)
             }
         }
+        let dialect = state.sql.dialect
         let names = assignments.map { DataConnectStore.quote($0.column.sqlName) }
         var sql =
             assignments.isEmpty
             ? "INSERT INTO \(DataConnectStore.quote(table.sqlName)) DEFAULT VALUES"
             : "INSERT INTO \(DataConnectStore.quote(table.sqlName)) (\(names.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+                + assignments.map { dialect.placeholder(for: $0.column) }.joined(separator: ", ") + ")"
         if upsert {
             let keyNames = table.keyColumns.map { DataConnectStore.quote($0.sqlName) }.joined(separator: ", ")
             let updates = assignments.filter { assignment in
@@ -180,20 +187,23 @@ extension DataConnectEngine {
                     }
                     .joined(separator: ", ")
         }
-        let statement = sql
-        let values = assignments.map(\.value)
-        try await write(table) { db in
-            try db.execute(sql: statement, arguments: StatementArguments(values))
-            return 0
-        }
         var keyRow: [String: DatabaseValue] = [:]
         for assignment in assignments { keyRow[assignment.column.field] = assignment.value }
+        let keyGiven = table.keyColumns.allSatisfy { !(keyRow[$0.field] ?? .null).isNull }
+        if !keyGiven {
+            // A key the database makes (a serial column, or a default of its own): read back as the row is written.
+            sql += " RETURNING " + table.keyColumns.map { DataConnectStore.quote($0.sqlName) }.joined(separator: ", ")
+        }
+        let statement = SQLFragment(text: sql, arguments: assignments.map(\.value))
+        let returned = try await write(table) { try await state.sql.rows(statement) }
         let key: Map
-        if table.keyColumns.allSatisfy({ !(keyRow[$0.field] ?? .null).isNull }) {
+        if keyGiven {
             key = StoredValue.keyOutput(keyRow, table: table)
         } else {
-            let rowid = try await store.access { db in db.lastInsertedRowID }
-            key = try await self.key(table, rowid: rowid)
+            guard let row = returned.first else { return .null }
+            var values: [String: DatabaseValue] = [:]
+            for column in table.keyColumns { values[column.field] = row[column.sqlName] ?? .null }
+            key = StoredValue.keyOutput(values, table: table)
         }
         try await insertNested(in: table, data: data, key: key, state: state)
         return key
@@ -226,64 +236,67 @@ extension DataConnectEngine {
     @discardableResult
     func update(
         _ table: DataConnectSchema.Table, assignments: [Assignment], updates: [FieldUpdate] = [],
-        state: ExecutionState? = nil, rowCondition: String, _ arguments: [DatabaseValue]
+        state: ExecutionState, rowCondition: String, _ arguments: [DatabaseValue]
     ) async throws -> Int {
-        if !updates.isEmpty, let state {
+        if !updates.isEmpty {
             return try await update(
                 table, assignments: assignments, updates: updates, state: state, rowCondition, arguments)
         }
         guard !assignments.isEmpty else {
-            return try await store.access { db in
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(rowCondition)",
-                    arguments: StatementArguments(arguments)) ?? 0
-            }
+            let counted = try await state.sql.rows(
+                SQLFragment(
+                    text: "SELECT COUNT(*) AS \"count\" FROM \(DataConnectStore.quote(table.sqlName)) WHERE "
+                        + rowCondition,
+                    arguments: arguments))
+            return counted.first?["count"].flatMap { Int.fromDatabaseValue($0) } ?? 0
         }
-        let sets = assignments.map { "\(DataConnectStore.quote($0.column.sqlName)) = ?" }.joined(separator: ", ")
-        let values = assignments.map(\.value) + arguments
-        return try await write(table) { db in
-            try db.execute(
-                sql: "UPDATE \(DataConnectStore.quote(table.sqlName)) SET \(sets) WHERE \(rowCondition)",
-                arguments: StatementArguments(values))
-            return db.changesCount
+        let dialect = state.sql.dialect
+        let sets = assignments.map {
+            "\(DataConnectStore.quote($0.column.sqlName)) = \(dialect.placeholder(for: $0.column))"
         }
+        .joined(separator: ", ")
+        let statement = SQLFragment(
+            text: "UPDATE \(DataConnectStore.quote(table.sqlName)) SET \(sets) WHERE \(rowCondition)",
+            arguments: assignments.map(\.value) + arguments)
+        return try await write(table) { try await state.sql.execute(statement) }
     }
 
-    /// An update with `_update` operations: each matched row is read, changed and written back by rowid.
+    /// An update with `_update` operations: each matched row is read, changed and written back by its key.
     private func update(
         _ table: DataConnectSchema.Table, assignments: [Assignment], updates: [FieldUpdate], state: ExecutionState,
         _ rowCondition: String, _ arguments: [DatabaseValue]
     ) async throws -> Int {
-        let columns = updates.map { DataConnectStore.quote($0.column.sqlName) }.joined(separator: ", ")
-        // Each row as its rowid and the current values of the updated columns.
-        let rows: [(rowid: Int64, current: [DatabaseValue])] = try await store.access { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT rowid, \(columns) FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(rowCondition)",
-                arguments: StatementArguments(arguments)
-            ).map { row in
-                (row[0] ?? 0, (1...updates.count).map { row[$0] ?? .null })
-            }
-        }
+        let keys = table.keyColumns
+        let columns = (keys.map(\.sqlName) + updates.map(\.column.sqlName)).map(DataConnectStore.quote)
+            .joined(separator: ", ")
+        // Each row as its key and the current values of the updated columns.
+        let rows = try await state.sql.rows(
+            SQLFragment(
+                text: "SELECT \(columns) FROM \(DataConnectStore.quote(table.sqlName)) WHERE \(rowCondition)",
+                arguments: arguments))
         for row in rows {
             var changes = assignments
-            for (update, current) in zip(updates, row.current) {
+            for (offset, update) in updates.enumerated() {
                 do {
+                    let current = row.values[keys.count + offset]
                     changes.append((update.column, try update.apply(to: current, values: state.values)))
                 } catch let failure as FieldUpdate.Failure {
                     throw FieldFailure(description: failure.description)
                 }
             }
-            try await update(table, assignments: changes, rowCondition: "rowid = ?", [row.rowid.databaseValue])
+            var key: [String: DatabaseValue] = [:]
+            for (offset, column) in keys.enumerated() { key[column.field] = row.values[offset] }
+            let found = Self.keyCondition(table, key)
+            try await update(table, assignments: changes, state: state, rowCondition: found.text, found.arguments)
         }
         return rows.count
     }
 
-    /// The rowid of the row `id`, `key` or `first` picks, or `nil`.
-    func locateRow(_ table: DataConnectSchema.Table, args: Map, state: ExecutionState) async throws -> Int64? {
-        var query = RowQuery(schema: workspace.schema, values: state.values)
+    /// The row `id`, `key` or `first` picks, or `nil`.
+    func locateRow(_ table: DataConnectSchema.Table, args: Map, state: ExecutionState) async throws -> RowData? {
+        var query = RowQuery(schema: workspace.schema, values: state.values, dialect: state.sql.dialect)
         let sql = try locate(table, args: args, query: &query)
-        return try await fetch(sql, table: table).first?.rowid
+        return try await fetch(sql, table: table, in: state.sql).first
     }
 
     /// The condition of `updateMany`/`deleteMany`, which must say `where` or `all: true`.
@@ -297,22 +310,15 @@ extension DataConnectEngine {
             }
             return .always
         }
-        var query = RowQuery(schema: workspace.schema, values: state.values)
+        var query = RowQuery(schema: workspace.schema, values: state.values, dialect: state.sql.dialect)
         let alias = query.alias()
         let condition = try query.filter(args["where"], table: table, alias: alias)
+        let dialect = state.sql.dialect
+        let target = DataConnectStore.quote(table.sqlName)
         return SQLFragment(
-            text: "rowid IN (SELECT \(alias).rowid FROM \(DataConnectStore.quote(table.sqlName)) \(alias) WHERE "
-                + condition.text + ")",
+            text: "\(dialect.rowIdentity(target, table: table)) IN (SELECT \(dialect.rowIdentity(alias, table: table)) "
+                + "FROM \(target) \(alias) WHERE " + condition.text + ")",
             arguments: condition.arguments)
-    }
-
-    /// A row's key output, read back by rowid.
-    func key(_ table: DataConnectSchema.Table, rowid: Int64) async throws -> Map {
-        let sql = SQLFragment(
-            text: "SELECT rowid AS \"__rowid\", * FROM \(DataConnectStore.quote(table.sqlName)) WHERE rowid = ?",
-            arguments: [rowid.databaseValue])
-        guard let row = try await fetch(sql, table: table).first else { return .null }
-        return StoredValue.keyOutput(row.values, table: table)
     }
 
     /// The columns a `T_Data` input sets; on insert, defaults fill the rest and required columns are checked.

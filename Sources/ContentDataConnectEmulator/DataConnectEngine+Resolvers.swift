@@ -5,9 +5,10 @@ internal import GRDB
 internal import GraphQL
 internal import OrderedCollections
 
-/// One stored row: its SQLite rowid and its values by field name.
+/// One stored row: its identity within the statement that read it (see ``SQLDialect/rowIdentity(_:table:)``) and
+/// its values by field name.
 struct RowData: Sendable {
-    var rowid: Int64
+    var rowid: DatabaseValue
     var values: [String: DatabaseValue]
     /// The search score that found the row (a distance or a relevance), when a search did.
     var score: Double?
@@ -68,22 +69,26 @@ extension DataConnectEngine {
                 }
                 fields[table.singular]?.resolve = { _, args, context, _ in
                     let state = try ExecutionState.from(context)
-                    var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                    var query = RowQuery(
+                        schema: self.workspace.schema, values: state.values, dialect: state.sql.dialect)
                     let sql = try self.locate(table, args: args, query: &query)
-                    return try await self.fetch(sql, table: table).first.map { self.render($0, table: table) }
+                    return try await self.fetch(sql, table: table, in: state.sql).first.map {
+                        self.render($0, table: table)
+                    }
                 }
                 fields[table.plural]?.resolve = { _, args, context, info in
                     let state = try ExecutionState.from(context)
-                    var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                    var query = RowQuery(
+                        schema: self.workspace.schema, values: state.values, dialect: state.sql.dialect)
                     if let grouped = try Aggregates.selection(of: info, table: table) {
                         let sql = try query.aggregate(
                             table, alias: query.alias(), arguments: args, extra: nil, aggregates: grouped.aggregates,
                             groups: grouped.groups)
-                        return try await self.fetchGroups(sql, grouped.aggregates, grouped.groups)
+                        return try await self.fetchGroups(sql, grouped.aggregates, grouped.groups, in: state.sql)
                     }
                     let sql = try query.select(
                         table, alias: query.alias(), arguments: args, distinct: Self.distinctColumns(args, info, table))
-                    return try await self.fetch(sql, table: table).map { self.render($0, table: table) }
+                    return try await self.fetch(sql, table: table, in: state.sql).map { self.render($0, table: table) }
                 }
             }
             for table in tables {
@@ -96,14 +101,26 @@ extension DataConnectEngine {
                                     + "search answers rows: filter them with where")
                         }
                         guard let text = args["query"].string else { return [[String: any Sendable]]() }
-                        let search = try FullTextSearch.parse(
-                            text, format: args["queryFormat"].string ?? "QUERY", language: language)
-                        var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                        let format = args["queryFormat"].string ?? "QUERY"
+                        // Parsed on both engines, so that a query that is not valid gets the same error.
+                        let search = try FullTextSearch.parse(text, format: format, language: language)
+                        var query = RowQuery(
+                            schema: self.workspace.schema, values: state.values, dialect: state.sql.dialect)
+                        let condition: @Sendable (String) -> SQLFragment
+                        let rank: @Sendable (String) -> SQLFragment
+                        if state.sql.dialect == .postgres {
+                            let native = FullTextSearch.Native(text, format: format, language: language, table: table)
+                            condition = { native.condition($0) }
+                            rank = { native.relevance($0) }
+                        } else {
+                            condition = { FullTextSearch.condition(search, table: table, alias: $0) }
+                            rank = { FullTextSearch.relevance(search, table: table, alias: $0) }
+                        }
                         let threshold = args["relevanceThreshold"].double
                         let matches = { (alias: String) -> SQLFragment in
-                            let matched = FullTextSearch.condition(search, table: table, alias: alias)
+                            let matched = condition(alias)
                             guard let threshold else { return matched }
-                            let relevance = FullTextSearch.relevance(search, table: table, alias: alias)
+                            let relevance = rank(alias)
                             return .joined(
                                 [
                                     matched,
@@ -115,9 +132,8 @@ extension DataConnectEngine {
                         let sql = try query.select(
                             table, alias: query.alias(), arguments: args, extra: matches,
                             distinct: Self.distinctColumns(args, info, table),
-                            ranking: .init(
-                                score: { FullTextSearch.relevance(search, table: table, alias: $0) }, descending: true))
-                        return try await self.fetch(sql, table: table).map {
+                            ranking: .init(score: rank, descending: true))
+                        return try await self.fetch(sql, table: table, in: state.sql).map {
                             self.render($0, table: table, metadata: "relevance")
                         }
                     }
@@ -125,8 +141,10 @@ extension DataConnectEngine {
                 for column in table.columns where column.type == .vector && !column.isList {
                     fields["\(table.plural)_\(column.field)_similarity"]?.resolve = { _, args, context, _ in
                         let state = try ExecutionState.from(context)
+                        try Self.requireSQLite(state, for: "vector similarity search")
                         let similarity = try VectorSimilarity(arguments: args, column: column, table: table)
-                        var query = RowQuery(schema: self.workspace.schema, values: state.values)
+                        var query = RowQuery(
+                            schema: self.workspace.schema, values: state.values, dialect: state.sql.dialect)
                         let within = similarity.within.map { limit in
                             { (alias: String) -> SQLFragment in
                                 let distance = similarity.distance(column, alias: alias)
@@ -138,7 +156,7 @@ extension DataConnectEngine {
                         let sql = try query.select(
                             table, alias: query.alias(), arguments: args, extra: within,
                             ranking: .init(score: { similarity.distance(column, alias: $0) }, descending: false))
-                        return try await self.fetch(sql, table: table).map {
+                        return try await self.fetch(sql, table: table, in: state.sql).map {
                             self.render($0, table: table, metadata: "distance")
                         }
                     }
@@ -183,8 +201,8 @@ extension DataConnectEngine {
             }
             for reference in table.references {
                 fields[reference.field]?.resolve = { source, _, context, _ in
-                    _ = try ExecutionState.from(context)
-                    return try await self.follow(reference, from: source)
+                    let state = try ExecutionState.from(context)
+                    return try await self.follow(reference, from: source, in: state.sql)
                 }
             }
             for relation in table.relations {
@@ -205,11 +223,11 @@ extension DataConnectEngine {
             fields["query"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
             fields["_execute"]?.resolve = { _, args, context, info in
                 let state = try ExecutionState.from(context)
-                return try await self.savepoint {
+                return try await self.savepoint(state.sql) {
                     let statement = try self.nativeStatement(.mutation, info: info)
                     do {
                         let parameters = try NativeSQL.parameters(args["params"], values: state.values)
-                        return try await statement.run(parameters, store: self.store).changes
+                        return try await statement.run(parameters, in: state.sql).changes
                     } catch let failure as NativeSQL.Failure {
                         throw FieldFailure(description: failure.description)
                     }
@@ -218,7 +236,7 @@ extension DataConnectEngine {
             for (name, first) in [("_executeReturning", false), ("_executeReturningFirst", true)] {
                 fields[name]?.resolve = { _, args, context, info in
                     let state = try ExecutionState.from(context)
-                    return try await self.savepoint {
+                    return try await self.savepoint(state.sql) {
                         try await self.native(.mutation, args: args, state: state, info: info, first: first)
                     }
                 }
@@ -233,6 +251,14 @@ extension DataConnectEngine {
             }
             mutation.fields = { fields }
         }
+    }
+
+    /// Refuses what the PostgreSQL engine does not run yet, saying so instead of answering differently from the service.
+    static func requireSQLite(_ state: ExecutionState, for feature: String) throws {
+        guard state.sql.dialect == .postgres else { return }
+        throw FieldFailure(
+            description: "\(feature) runs on the SQLite engine only so far; run content serve without --postgres "
+                + "for it")
     }
 
     /// `Query._service`: the schema this service generated, and the workspace's schema source.
@@ -262,7 +288,7 @@ extension DataConnectEngine {
         let statement = try nativeStatement(kind, info: info)
         do {
             let rows = try await statement.run(
-                try NativeSQL.parameters(args["params"], values: state.values), store: store
+                try NativeSQL.parameters(args["params"], values: state.values), in: state.sql
             ).rows
             return first ? rows.first : rows
         } catch let failure as NativeSQL.Failure {
@@ -272,30 +298,29 @@ extension DataConnectEngine {
 
     /// Reads the groups of an aggregate query: each group's columns and its aggregates by response key.
     func fetchGroups(
-        _ sql: SQLFragment, _ aggregates: [Aggregates.Selected], _ groups: [DataConnectSchema.Column]
+        _ sql: SQLFragment, _ aggregates: [Aggregates.Selected], _ groups: [DataConnectSchema.Column],
+        in transaction: any SQLTransaction
     ) async throws -> [[String: any Sendable]] {
-        try await store.access { db in
-            try Row.fetchAll(db, sql: sql.text, arguments: StatementArguments(sql.arguments)).map { row in
-                var item: [String: any Sendable] = [:]
-                for column in groups {
-                    let value: DatabaseValue = row[column.sqlName] ?? .null
-                    if let wire = StoredValue.wire(value, as: column.type) { item[column.field] = wire }
-                }
-                for (index, aggregate) in aggregates.enumerated() {
-                    let value: DatabaseValue = row["__aggregate\(index)"] ?? .null
-                    switch aggregate.function {
-                    case "count":
-                        item[aggregate.key] = Int.fromDatabaseValue(value) ?? 0
-                    case "avg":
-                        if let average = Double.fromDatabaseValue(value) { item[aggregate.key] = average }
-                    default:
-                        if let column = aggregate.column, let wire = StoredValue.wire(value, as: column.type) {
-                            item[aggregate.key] = wire
-                        }
+        try await transaction.rows(sql).map { row in
+            var item: [String: any Sendable] = [:]
+            for column in groups {
+                let value: DatabaseValue = row[column.sqlName] ?? .null
+                if let wire = StoredValue.wire(value, as: column.type) { item[column.field] = wire }
+            }
+            for (index, aggregate) in aggregates.enumerated() {
+                let value: DatabaseValue = row["__aggregate\(index)"] ?? .null
+                switch aggregate.function {
+                case "count":
+                    item[aggregate.key] = Int.fromDatabaseValue(value) ?? 0
+                case "avg":
+                    if let average = Double.fromDatabaseValue(value) { item[aggregate.key] = average }
+                default:
+                    if let column = aggregate.column, let wire = StoredValue.wire(value, as: column.type) {
+                        item[aggregate.key] = wire
                     }
                 }
-                return item
             }
+            return item
         }
     }
 
@@ -306,24 +331,25 @@ extension DataConnectEngine {
         if let problem = store.viewProblems[table.typeName] {
             throw viewFailure(table, problem)
         }
-        var query = RowQuery(schema: workspace.schema, values: state.values)
+        var query = RowQuery(schema: workspace.schema, values: state.values, dialect: state.sql.dialect)
         if let grouped = try Aggregates.selection(of: info, table: table) {
             let sql = try query.aggregate(
                 table, alias: query.alias(), arguments: args, extra: nil, aggregates: grouped.aggregates,
                 groups: grouped.groups)
             do {
-                return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
-            } catch let error as DatabaseError {
-                throw viewFailure(table, error.message ?? "\(error)")
+                return try await fetchGroups(sql, grouped.aggregates, grouped.groups, in: state.sql)
+            } catch let error as SQLFailure {
+                throw viewFailure(table, error.message)
             }
         }
         let sql = try query.select(
             table, alias: query.alias(), arguments: args, distinct: Self.distinctColumns(args, info, table))
-        return try await fetch(sql, table: table).map { render($0, table: table) }
+        return try await fetch(sql, table: table, in: state.sql).map { render($0, table: table) }
     }
 
     /// A `@view` that SQLite cannot read, with what it said and what to do.
     func viewFailure(_ table: DataConnectSchema.Table, _ message: String) -> FieldFailure {
+        if store.dialect == .postgres { return FieldFailure(description: message) }
         switch table.view {
         case .sql(let sql)?:
             return FieldFailure(
@@ -339,28 +365,35 @@ extension DataConnectEngine {
     }
 
     /// Reads rows and maps their columns to field names.
-    func fetch(_ sql: SQLFragment, table: DataConnectSchema.Table) async throws -> [RowData] {
+    func fetch(_ sql: SQLFragment, table: DataConnectSchema.Table, in transaction: any SQLTransaction) async throws
+        -> [RowData]
+    {
         if table.isView {
             if let problem = store.viewProblems[table.typeName] { throw viewFailure(table, problem) }
             do {
-                return try await fetchRows(sql, table: table)
-            } catch let error as DatabaseError {
-                throw viewFailure(table, error.message ?? "\(error)")
+                return try await fetchRows(sql, table: table, in: transaction)
+            } catch let error as SQLFailure {
+                throw viewFailure(table, error.message)
             }
         }
-        return try await fetchRows(sql, table: table)
+        return try await fetchRows(sql, table: table, in: transaction)
     }
 
-    private func fetchRows(_ sql: SQLFragment, table: DataConnectSchema.Table) async throws -> [RowData] {
-        let columns = table.columns
-        return try await store.access { db in
-            try Row.fetchAll(db, sql: sql.text, arguments: StatementArguments(sql.arguments)).map { row in
-                var values: [String: DatabaseValue] = [:]
-                for column in columns {
-                    values[column.field] = (row[column.sqlName] as DatabaseValue?) ?? .null
-                }
-                return RowData(rowid: row["__rowid"] ?? 0, values: values, score: row["__score"])
-            }
+    private func fetchRows(_ sql: SQLFragment, table: DataConnectSchema.Table, in transaction: any SQLTransaction)
+        async throws -> [RowData]
+    {
+        let records = try await transaction.rows(sql)
+        guard let first = records.first else { return [] }
+        // Each column's position, found once for all the rows.
+        let positions = table.columns.map { column in (column.field, first.columns.firstIndex(of: column.sqlName)) }
+        let rowid = first.columns.firstIndex(of: "__rowid")
+        let score = first.columns.firstIndex(of: "__score")
+        return records.map { record in
+            var values: [String: DatabaseValue] = [:]
+            for (field, position) in positions { values[field] = position.map { record.values[$0] } ?? .null }
+            return RowData(
+                rowid: rowid.map { record.values[$0] } ?? .null, values: values,
+                score: score.flatMap { Double.fromDatabaseValue(record.values[$0]) })
         }
     }
 
@@ -426,9 +459,9 @@ extension DataConnectEngine {
     }
 
     /// The target row of a many-to-one reference.
-    private func follow(_ reference: DataConnectSchema.Reference, from source: any Sendable) async throws -> (
-        any Sendable
-    )? {
+    private func follow(
+        _ reference: DataConnectSchema.Reference, from source: any Sendable, in transaction: any SQLTransaction
+    ) async throws -> (any Sendable)? {
         guard let parent = (source as? [String: any Sendable])?[Self.rowKey] as? RowData,
             let target = workspace.schema.table(reference.target)
         else { return nil }
@@ -441,10 +474,11 @@ extension DataConnectEngine {
             arguments.append(value)
         }
         let sql = SQLFragment(
-            text: "SELECT t1.rowid AS \"__rowid\", t1.* FROM \(DataConnectStore.quote(target.sqlName)) t1 WHERE "
-                + conditions.joined(separator: " AND ") + " LIMIT 1",
+            text: "SELECT \(transaction.dialect.rowIdentity("t1", table: target)) AS \"__rowid\", t1.* FROM "
+                + "\(DataConnectStore.quote(target.sqlName)) t1 WHERE " + conditions.joined(separator: " AND ")
+                + " LIMIT 1",
             arguments: arguments)
-        return try await fetch(sql, table: target).first.map { render($0, table: target) }
+        return try await fetch(sql, table: target, in: transaction).first.map { render($0, table: target) }
     }
 
     /// The rows of a back-reference or many-to-many field, filtered, ordered and paged by its arguments.
@@ -455,7 +489,7 @@ extension DataConnectEngine {
         guard let parent = (source as? [String: any Sendable])?[Self.rowKey] as? RowData,
             let target = workspace.schema.table(relation.resultType)
         else { return nil }
-        var query = RowQuery(schema: workspace.schema, values: state.values)
+        var query = RowQuery(schema: workspace.schema, values: state.values, dialect: state.sql.dialect)
         switch relation.kind {
         case .backReference(let sourceName, let field, let isSingle):
             guard let reference = workspace.schema.table(sourceName)?.reference(field) else { return nil }
@@ -470,24 +504,26 @@ extension DataConnectEngine {
             if isSingle {
                 var sql = try query.select(target, alias: query.alias(), arguments: [:], extra: correlation)
                 sql.text += " LIMIT 1"
-                return try await fetch(sql, table: target).first.map { render($0, table: target) }
+                return try await fetch(sql, table: target, in: state.sql).first.map { render($0, table: target) }
             }
             if let grouped = try Aggregates.selection(of: info, table: target) {
                 let sql = try query.aggregate(
                     target, alias: query.alias(), arguments: args, extra: correlation, aggregates: grouped.aggregates,
                     groups: grouped.groups)
-                guard target.isView else { return try await fetchGroups(sql, grouped.aggregates, grouped.groups) }
+                guard target.isView else {
+                    return try await fetchGroups(sql, grouped.aggregates, grouped.groups, in: state.sql)
+                }
                 if let problem = store.viewProblems[target.typeName] { throw viewFailure(target, problem) }
                 do {
-                    return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
-                } catch let error as DatabaseError {
-                    throw viewFailure(target, error.message ?? "\(error)")
+                    return try await fetchGroups(sql, grouped.aggregates, grouped.groups, in: state.sql)
+                } catch let error as SQLFailure {
+                    throw viewFailure(target, error.message)
                 }
             }
             let sql = try query.select(
                 target, alias: query.alias(), arguments: args, extra: correlation,
                 distinct: Self.distinctColumns(args, info, target))
-            return try await fetch(sql, table: target).map { render($0, table: target) }
+            return try await fetch(sql, table: target, in: state.sql).map { render($0, table: target) }
         case .manyToMany(let joinName, let near, let far, _):
             // The arguments filter, order and page the join table's rows; each leads to one far row.
             guard let join = workspace.schema.table(joinName), let nearReference = join.reference(near),
@@ -504,13 +540,13 @@ extension DataConnectEngine {
             if let grouped = try Aggregates.selection(of: info, table: target) {
                 return try await aggregateFar(
                     grouped, target: target, join: join, near: nearReference, far: farReference, values: values,
-                    args: args, query: &query, relation: relation.name)
+                    args: args, query: &query, relation: relation.name, in: state.sql)
             }
             let sql = try query.select(join, alias: query.alias(), arguments: args, extra: correlation)
             var rows: [[String: any Sendable]] = []
-            for joinRow in try await fetch(sql, table: join) {
+            for joinRow in try await fetch(sql, table: join, in: state.sql) {
                 let rendered = render(joinRow, table: join)
-                if let row = try await follow(farReference, from: rendered) as? [String: any Sendable] {
+                if let row = try await follow(farReference, from: rendered, in: state.sql) as? [String: any Sendable] {
                     rows.append(row)
                 }
             }
@@ -525,7 +561,7 @@ extension DataConnectEngine {
         _ grouped: (aggregates: [Aggregates.Selected], groups: [DataConnectSchema.Column]),
         target: DataConnectSchema.Table, join: DataConnectSchema.Table, near: DataConnectSchema.Reference,
         far: DataConnectSchema.Reference, values: [DatabaseValue], args: Map, query: inout RowQuery,
-        relation: String
+        relation: String, in transaction: any SQLTransaction
     ) async throws -> (any Sendable)? {
         // `orderBy` and `having` name the join table's fields, which the groups of far rows do not have.
         for name in ["orderBy", "having"] where !args[name].isAbsent {
@@ -554,7 +590,7 @@ extension DataConnectEngine {
         let sql = try query.aggregate(
             target, alias: query.alias(), arguments: .dictionary(paging), extra: links,
             aggregates: grouped.aggregates, groups: grouped.groups)
-        return try await fetchGroups(sql, grouped.aggregates, grouped.groups)
+        return try await fetchGroups(sql, grouped.aggregates, grouped.groups, in: transaction)
     }
 
     /// The selected columns `distinct: true` compares, or none when it is not asked for.

@@ -1,5 +1,6 @@
 internal import ContentCore
 internal import ContentDataConnect
+internal import ContentDataConnectPostgres
 internal import ContentEmulator
 internal import ContentGraphQL
 internal import ContentJSON
@@ -17,7 +18,7 @@ internal import OrderedCollections
 struct DataConnectEngine: Sendable {
     let workspace: DataConnectWorkspace
     let schema: GraphQLSchema
-    let store: DataConnectStore
+    let store: any DataConnectStorage
     let limits: GraphQLLimits
     /// Each connector's operations with the parsed document they run from.
     let operations: [String: [String: PreparedOperation]]
@@ -87,10 +88,11 @@ struct DataConnectEngine: Sendable {
     ///   - seedFile: A `.gql` mutation file to run instead of the workspace's `seed_data.gql`.
     ///   - limits: What one request may ask.
     ///   - strict: Whether an operation that does not validate is thrown, instead of kept to answer with an error.
+    ///   - postgres: A PostgreSQL server to keep the rows in instead of SQLite.
     /// - Throws: ``EmulatorError`` or ``DataConnectWorkspaceError``.
     init(
         workspace: DataConnectWorkspace, dataFile: String?, seedFile: URL? = nil, limits: GraphQLLimits,
-        strict: Bool = true
+        strict: Bool = true, postgres: PostgresSettings? = nil
     ) async throws {
         self.workspace = workspace
         self.limits = limits
@@ -103,13 +105,17 @@ struct DataConnectEngine: Sendable {
         // A data file is bound to its tables, not to the GraphQL the service generates over them, which grows as
         // the emulator follows the service.
         // The full-text indexes are part of the file too (none without `@searchable`, so older files still open).
-        let tables =
-            workspace.schema.tables.filter { !$0.isView }.map {
-                DataConnectStore.createStatement($0, in: workspace.schema)
-            }
-            + workspace.schema.tables.flatMap(FullTextSearch.statements)
-        store = try DataConnectStore(
-            path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(tables.joined(separator: ";\n")))
+        if let postgres {
+            store = try await PostgresStore.open(postgres, schema: workspace.schema)
+        } else {
+            let tables =
+                workspace.schema.tables.filter { !$0.isView }.map {
+                    DataConnectStore.createStatement($0, in: workspace.schema)
+                }
+                + workspace.schema.tables.flatMap(FullTextSearch.statements)
+            store = try DataConnectStore(
+                path: dataFile, schema: workspace.schema, fingerprint: StableHash.hex(tables.joined(separator: ";\n")))
+        }
         var prepared: [String: [String: PreparedOperation]] = [:]
         var invalid: [String: [String: DataConnectWorkspaceError]] = [:]
         for connector in workspace.connectors {
@@ -289,7 +295,7 @@ struct DataConnectEngine: Sendable {
         }
     }
 
-    /// Executes inside the store's lock and one transaction; a mutation commits before the response.
+    /// Executes in one transaction of the store; a mutation commits before the response.
     ///
     /// A mutation with `@transaction` or `@check` runs one root field at a time, in order, as the service
     /// describes: after each, its checks are evaluated; a failed check (or, under `@transaction`, any error) stops
@@ -306,27 +312,25 @@ struct DataConnectEngine: Sendable {
         let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
         var inputs: [String: Map] = [:]
         for member in variables.members { inputs[member.key] = GraphQLJSON.map(member.value) }
-        let run = Execution(
-            engine: self, document: document, operationName: operationName, values: values, inputs: inputs,
-            checks: checks)
-        let store = self.store
+        let given = inputs
         do {
-            return try await store.lock.withLock {
-                try await store.transaction(isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+            return try await store.transaction(isMutation: isMutation, isSerializable: isTransaction) { transaction in
+                let run = Execution(
+                    engine: self, document: document, operationName: operationName, values: values, inputs: given,
+                    checks: checks, transaction: transaction)
                 let outcome: Execution.Result
-                do {
-                    if isMutation, isTransaction || checks?.hasChecks == true, let checks {
-                        outcome = try await run.fieldByField(checks.rootFields, isTransaction: isTransaction)
-                    } else {
-                        outcome = try await run.whole(isTransaction: isTransaction)
-                    }
-                } catch {
-                    try await store.transaction("ROLLBACK")
-                    throw error
+                if isMutation, isTransaction || checks?.hasChecks == true, let checks {
+                    outcome = try await run.fieldByField(checks.rootFields, isTransaction: isTransaction)
+                } else {
+                    outcome = try await run.whole(isTransaction: isTransaction)
                 }
-                try await store.transaction(outcome.rollBack ? "ROLLBACK" : "COMMIT")
-                return outcome.outcome
+                return (outcome.outcome, commit: !outcome.rollBack)
             }
+        } catch let failure as PostgresFailure where failure.kind != .other {
+            return .failure(
+                .init(
+                    code: 503, status: "UNAVAILABLE",
+                    message: "the PostgreSQL engine could not finish the operation: \(failure.message); try again"))
         } catch let timeout as GraphQLExecutionTimeout {
             return .failure(.init(code: 504, status: "DEADLINE_EXCEEDED", message: timeout.description))
         } catch {
@@ -347,10 +351,11 @@ struct DataConnectEngine: Sendable {
         let values: ServerValues
         let inputs: [String: Map]
         let checks: OperationChecks?
+        let transaction: any SQLTransaction
 
         /// Runs every root field in one execution, then applies the checks and redactions to each.
         func whole(isTransaction: Bool) async throws -> Result {
-            let state = ExecutionState(values: values)
+            let state = ExecutionState(values: values, transaction: transaction)
             let result = try await execute(state)
             if let refused = Self.refusal(result, state) { return refused }
             var errors = result.errors.map(GraphQLJSON.json)
@@ -391,13 +396,13 @@ struct DataConnectEngine: Sendable {
             var response = JSONObject()
             var entities: [EntityRecord] = []
             for (position, root) in roots.enumerated() {
-                let state = ExecutionState(values: values, activeRoot: root.key)
-                try await engine.store.access { db in try db.execute(sql: "SAVEPOINT root") }
+                let state = ExecutionState(values: values, transaction: transaction, activeRoot: root.key)
+                try await transaction.execute(SQLFragment(text: "SAVEPOINT root"))
                 let result = try await execute(state)
                 if let refused = Self.refusal(result, state) { return refused }
                 guard let value = result.data.map(GraphQLJSON.json)?.objectValue?[root.key] else {
                     // Left out by @skip or @include: nothing ran, and nothing is answered for it.
-                    try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
+                    try await transaction.execute(SQLFragment(text: "RELEASE root"))
                     continue
                 }
                 var problems = result.errors.map(GraphQLJSON.json)
@@ -407,7 +412,7 @@ struct DataConnectEngine: Sendable {
                     problems = [Self.error(message, at: root.key)]
                 }
                 guard !problems.isEmpty else {
-                    try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
+                    try await transaction.execute(SQLFragment(text: "RELEASE root"))
                     response[root.key] = value
                     data[root.key] = checks?.redacted(root, value: value)
                     entities += state.entityRecords
@@ -416,13 +421,14 @@ struct DataConnectEngine: Sendable {
                 let checkFailed = result.errors.isEmpty
                 if !isTransaction && !checkFailed {
                     // An error in one root field of a mutation without @transaction stands alone.
-                    try await engine.store.access { db in try db.execute(sql: "RELEASE root") }
+                    try await transaction.execute(SQLFragment(text: "RELEASE root"))
                     data[root.key] = .null
                     errors += problems
                     continue
                 }
                 // A failed check ends the operation; under @transaction any error does, and undoes it all.
-                try await engine.store.access { db in try db.execute(sql: "ROLLBACK TO root; RELEASE root") }
+                try await transaction.execute(SQLFragment(text: "ROLLBACK TO root"))
+                try await transaction.execute(SQLFragment(text: "RELEASE root"))
                 if isTransaction {
                     for earlier in roots[..<position] {
                         data[earlier.key] = .null
@@ -484,13 +490,16 @@ struct DataConnectEngine: Sendable {
 /// Per-request state the resolvers share: the caller and request time, and whether any resolver ran.
 final class ExecutionState: Sendable {
     let values: ServerValues
+    /// The operation's transaction, which every resolver's statements run in.
+    let sql: any SQLTransaction
     /// The one root field that runs when a mutation runs field by field; the others answer null at once.
     let activeRoot: String?
     private let ran = NIOLockedValueBox(false)
     private let entities = NIOLockedValueBox([EntityRecord]())
 
-    init(values: ServerValues, activeRoot: String? = nil) {
+    init(values: ServerValues, transaction: any SQLTransaction, activeRoot: String? = nil) {
         self.values = values
+        self.sql = transaction
         self.activeRoot = activeRoot
     }
 

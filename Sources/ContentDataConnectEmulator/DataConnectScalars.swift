@@ -201,12 +201,7 @@ enum DataConnectScalars {
 
     /// The canonical text for an instant.
     static func canonical(seconds: Int64, microseconds: Int) -> String {
-        let days = Int(seconds.floorDivided(by: 86_400))
-        let rest = Int(seconds - Int64(days) * 86_400)
-        let (year, month, day) = civilFromDays(days)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", year, month, day, rest / 3600, rest % 3600 / 60, rest % 60,
-            microseconds)
+        DataConnectCalendar.timestampText(seconds: seconds, microseconds: microseconds)
     }
 
     /// What the wire shows for a canonical timestamp: no fraction when it is zero, else 3 or 6 digits.
@@ -219,26 +214,13 @@ enum DataConnectScalars {
         return base + "." + fraction + "Z"
     }
 
-    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+    /// Days since 1970-01-01 for a proleptic Gregorian date.
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        DataConnectCalendar.days(year: year, month: month, day: day)
     }
 
     static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        DataConnectCalendar.date(days: days)
     }
 
     /// The current instant, canonical.
@@ -251,12 +233,5 @@ enum DataConnectScalars {
     /// A new random UUID, canonical.
     static func newUUID() -> String {
         UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    }
-}
-
-extension Int64 {
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }

@@ -128,7 +128,7 @@ extension ExecutionState {
             guard let stored = try? StoredValue.storage(key.member(column.field), as: column.type) else { return nil }
             values[column.field] = stored
         }
-        return DataConnectEngine.entityID(RowData(rowid: 0, values: values, score: nil), table: table)
+        return DataConnectEngine.entityID(RowData(rowid: .null, values: values, score: nil), table: table)
     }
 
     private static func json(_ element: IndexPathValue) -> JSONValue {

@@ -50,7 +50,7 @@ enum FullTextSearch {
     }
 
     /// A parsed search query.
-    indirect enum Query: Equatable {
+    indirect enum Query: Equatable, Sendable {
         /// A word, or a prefix of words (`run:*`).
         case term(String, prefix: Bool)
         /// Words at fixed distances from the first (`a <-> b` is `a` at 0, `b` at 1; `"man on fire"` skips `on`).
@@ -97,7 +97,7 @@ enum FullTextSearch {
     }
 
     /// A word of a phrase and how many positions after the phrase's first word it stands.
-    struct PhraseWord: Equatable {
+    struct PhraseWord: Equatable, Sendable {
         var word: String
         var prefix: Bool
         var offset: Int
@@ -420,6 +420,38 @@ enum FullTextSearch {
             text: "coalesce((SELECT content_ts_rank(\(index), '\(mode)') FROM \(index) WHERE \(index) MATCH ? AND "
                 + "rowid = \(alias).rowid), 0.0)",
             arguments: [operands.map(expression).joined(separator: " OR ").databaseValue])
+    }
+
+    /// PostgreSQL's own full-text search, for the PostgreSQL engine: a `tsvector` of the `@searchable` columns in
+    /// declaration order, matched (`@@`) against the query as the format's function reads it, ranked by `ts_rank`.
+    struct Native: Sendable {
+        let vector: @Sendable (String) -> String
+        let query: String
+        let text: String
+
+        init(_ text: String, format: String, language: String, table: DataConnectSchema.Table) {
+            let functions = [
+                "QUERY": "websearch_to_tsquery", "PLAIN": "plainto_tsquery", "PHRASE": "phraseto_tsquery",
+                "ADVANCED": "to_tsquery",
+            ]
+            let configuration = "'" + language.replacingOccurrences(of: "'", with: "''") + "'::regconfig"
+            let columns = table.searchableColumns
+            vector = { alias in
+                let document = columns.map { "coalesce(\(RowQuery.column(alias, $0)), '')" }.joined(
+                    separator: " || ' ' || ")
+                return "to_tsvector(\(configuration), \(document))"
+            }
+            query = "\(functions[format] ?? "websearch_to_tsquery")(\(configuration), ?::text)"
+            self.text = text
+        }
+
+        func condition(_ alias: String) -> SQLFragment {
+            SQLFragment(text: "\(vector(alias)) @@ \(query)", arguments: [text.databaseValue])
+        }
+
+        func relevance(_ alias: String) -> SQLFragment {
+            SQLFragment(text: "ts_rank(\(vector(alias)), \(query))", arguments: [text.databaseValue])
+        }
     }
 
     /// PostgreSQL's English stop words (`english.stop`, Snowball's list), which its `english` configuration

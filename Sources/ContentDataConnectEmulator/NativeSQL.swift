@@ -24,6 +24,8 @@ struct NativeSQL {
 
     /// The statement, checked and with `$n` turned into SQLite's `?n`.
     let statement: String
+    /// The statement as written, for PostgreSQL.
+    let postgresStatement: String
 
     init(field info: GraphQLResolveInfo, kind: Kind) throws {
         let argument = info.fieldASTs.first?.arguments.first { $0.name.value == "sql" }?.value
@@ -44,10 +46,11 @@ struct NativeSQL {
         }
         // PostgreSQL's `TABLE name` is `SELECT * FROM name`.
         statement = keyword == "TABLE" ? "SELECT * FROM " + scanned.text.dropFirst(5) : scanned.text
+        postgresStatement = try Self.scan(literal.value, placeholder: "$").text
     }
 
     /// The statement with `$n` placeholders as `?n`, its first word, and a refusal of a second statement.
-    static func scan(_ sql: String) throws -> (text: String, firstWord: String) {
+    static func scan(_ sql: String, placeholder: String = "?") throws -> (text: String, firstWord: String) {
         var output = ""
         let characters = Array(sql)
         var index = 0
@@ -75,7 +78,7 @@ struct NativeSQL {
                 while index < characters.count, characters[index] != "\n" { index += 1 }
                 continue
             case "$" where index + 1 < characters.count && characters[index + 1].isNumber:
-                output += "?"
+                output += placeholder
                 index += 1
                 continue
             case ";":
@@ -116,10 +119,15 @@ struct NativeSQL {
     }
 
     /// Runs the statement: the rows it returns as objects, and how many rows it changed.
-    func run(_ parameters: [DatabaseValue], store: DataConnectStore) async throws -> (rows: [Map], changes: Int) {
+    func run(_ parameters: [DatabaseValue], in transaction: any SQLTransaction) async throws -> (
+        rows: [Map], changes: Int
+    ) {
+        guard let sqlite = transaction as? SQLiteTransaction else {
+            return try await runOnPostgres(parameters, in: transaction)
+        }
         let statement = self.statement
         do {
-            return try await store.access { db in
+            return try await sqlite.store.access { db in
                 let prepared = try db.makeStatement(sql: statement)
                 let rows = try Row.fetchAll(prepared, arguments: StatementArguments(parameters))
                 let mapped = rows.map { row -> Map in
@@ -133,7 +141,29 @@ struct NativeSQL {
         } catch let error as DatabaseError {
             throw Failure(
                 description: "SQLite cannot run \(statement): \(error.message ?? "\(error)"); the embedded engine "
-                    + "runs SQLite, while the service (and a PostgreSQL engine) runs PostgreSQL")
+                    + "runs SQLite, while the service (and content serve --postgres) runs PostgreSQL")
+        }
+    }
+
+    /// PostgreSQL runs the text as written; a data change without `RETURNING` is counted by returning a 1 per row.
+    private func runOnPostgres(_ parameters: [DatabaseValue], in transaction: any SQLTransaction) async throws -> (
+        rows: [Map], changes: Int
+    ) {
+        let isQuery = ["SELECT", "WITH", "VALUES", "TABLE"].contains(
+            String(postgresStatement.prefix { $0.isLetter }).uppercased())
+        let counting = !isQuery && !postgresStatement.uppercased().contains("RETURNING")
+        let text = postgresStatement + (counting ? " RETURNING 1" : "")
+        do {
+            let records = try await transaction.rows(SQLFragment(text: text, arguments: parameters, isNumbered: true))
+            if counting { return ([], records.count) }
+            let mapped = records.map { record -> Map in
+                var object = JSONObject()
+                for (column, value) in zip(record.columns, record.values) { object[column] = Self.json(value) }
+                return GraphQLJSON.map(.object(object))
+            }
+            return (mapped, isQuery ? 0 : records.count)
+        } catch let failure as SQLFailure {
+            throw Failure(description: "PostgreSQL cannot run \(postgresStatement): \(failure.message)")
         }
     }
 

@@ -9,9 +9,13 @@ internal import OrderedCollections
 struct SQLFragment: Sendable {
     var text: String
     var arguments: [DatabaseValue] = []
+    /// Whether the text already numbers its arguments as PostgreSQL does (`$1`), as native SQL is written; then a `?`
+    /// in it is an operator (jsonb's), not an argument.
+    var isNumbered = false
 
-    static let always = SQLFragment(text: "1")
-    static let never = SQLFragment(text: "0")
+    // Comparisons, not the integers SQLite takes for truth: PostgreSQL's WHERE wants a boolean.
+    static let always = SQLFragment(text: "1 = 1")
+    static let never = SQLFragment(text: "1 = 0")
 
     static func joined(_ parts: [SQLFragment], by separator: String) -> SQLFragment {
         SQLFragment(
@@ -28,15 +32,17 @@ struct SQLFragment: Sendable {
 struct RowQuery {
     let schema: DataConnectSchema
     let values: ServerValues
+    let dialect: SQLDialect
     private var aliasCount = 0
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    init(schema: DataConnectSchema, values: ServerValues) {
+    init(schema: DataConnectSchema, values: ServerValues, dialect: SQLDialect) {
         self.schema = schema
         self.values = values
+        self.dialect = dialect
     }
 
     /// Whether the statement being built groups rows, so that `orderBy` may name aggregates.
@@ -88,33 +94,38 @@ struct RowQuery {
             if let extra { innerCondition = SQLFragment.joined([innerCondition, extra(inner)], by: "AND") }
             let groups = distinct.map { Self.column(inner, $0) }.joined(separator: ", ")
             let firsts = SQLFragment(
-                text: "\(alias).rowid IN (SELECT MIN(\(inner).rowid) FROM \(DataConnectStore.quote(table.sqlName)) "
+                text:
+                    "\(dialect.rowIdentity(alias, table: table)) IN (SELECT MIN(\(dialect.rowIdentity(inner, table: table))) "
+                    + "FROM \(DataConnectStore.quote(table.sqlName)) "
                     + "\(inner) WHERE \(innerCondition.text) GROUP BY \(groups))",
                 arguments: innerCondition.arguments)
             condition = SQLFragment.joined([condition, firsts], by: "AND")
         }
         let score = ranking.map { $0.score(alias) }
         var sql = SQLFragment(
-            text: "SELECT \(alias).rowid AS \"__rowid\", \(alias).*"
+            text: "SELECT \(dialect.rowIdentity(alias, table: table)) AS \"__rowid\", \(alias).*"
                 + (score.map { ", (\($0.text)) AS \"__score\"" } ?? "")
                 + " FROM \(DataConnectStore.quote(table.sqlName)) \(alias) WHERE \(condition.text)",
             arguments: (score?.arguments ?? []) + condition.arguments)
         var order = try self.order(arguments["orderBy"], table: table, alias: alias)
-        if let ranking {
-            // By the selected score, computed once per row; nulls last, as PostgreSQL sorts them ascending.
+        if let ranking, let score {
+            // Nulls last, as PostgreSQL sorts them ascending. SQLite orders by the selected score, computed once per
+            // row; PostgreSQL takes an output column's name alone in ORDER BY, never inside an expression.
+            let term = dialect == .sqlite ? SQLFragment(text: "\"__score\"") : score
             order += [
-                SQLFragment(text: "\"__score\" IS NULL"),
-                SQLFragment(text: "\"__score\" \(ranking.descending ? "DESC" : "ASC")"),
+                SQLFragment(text: "(\(term.text)) IS NULL", arguments: term.arguments),
+                SQLFragment(text: "(\(term.text)) \(ranking.descending ? "DESC" : "ASC")", arguments: term.arguments),
             ]
         }
-        sql.text += " ORDER BY " + (order.map(\.text) + ["\(alias).rowid"]).joined(separator: ", ")
+        sql.text +=
+            " ORDER BY " + (order.map(\.text) + [dialect.rowIdentity(alias, table: table)]).joined(separator: ", ")
         sql.arguments += order.flatMap(\.arguments)
         let limit = arguments["limit"].int
         let offset = arguments["offset"].int
         if let limit, limit < 0 { throw Failure(description: "limit must not be negative, was \(limit)") }
         if let offset, offset < 0 { throw Failure(description: "offset must not be negative, was \(offset)") }
         if limit != nil || offset != nil {
-            sql.text += " LIMIT \(limit ?? -1) OFFSET \(offset ?? 0)"
+            sql.text += dialect.limit(limit, offset: offset)
         }
         return sql
     }
@@ -276,16 +287,16 @@ struct RowQuery {
                             arguments: elements))
                 }
             case "contains":
-                parts.append(SQLFragment(text: "instr(\(expression), ?) > 0", arguments: [try text(value)]))
+                parts.append(SQLFragment(text: dialect.contains(expression), arguments: [try text(value)]))
             case "startsWith":
                 let prefix = try text(value)
                 parts.append(
-                    SQLFragment(text: "substr(\(expression), 1, length(?)) = ?", arguments: [prefix, prefix]))
+                    SQLFragment(text: dialect.startsWith(expression), arguments: [prefix, prefix]))
             case "endsWith":
                 let suffix = try text(value)
                 parts.append(
                     SQLFragment(
-                        text: "(length(?) = 0 OR substr(\(expression), -length(?)) = ?)",
+                        text: dialect.endsWith(expression),
                         arguments: [suffix, suffix, suffix]))
             case "pattern":
                 parts.append(try pattern(value, expression: expression))
@@ -310,8 +321,9 @@ struct RowQuery {
         }
         if case .string(let regex) = value["regex"] {
             return SQLFragment(
-                text: "content_regexp(?, \(expression), ?)",
-                arguments: [regex.databaseValue, (ignoreCase ? 1 : 0).databaseValue])
+                text: dialect.regex(expression, ignoreCase: ignoreCase),
+                arguments: dialect == .sqlite
+                    ? [regex.databaseValue, (ignoreCase ? 1 : 0).databaseValue] : [regex.databaseValue])
         }
         return .always
     }
@@ -320,7 +332,7 @@ struct RowQuery {
     func listCondition(_ input: Map, column: DataConnectSchema.Column, expression: String) throws -> SQLFragment {
         guard case .dictionary(let members) = input else { return .always }
         var parts: [SQLFragment] = []
-        let member = "EXISTS (SELECT 1 FROM json_each(\(expression)) WHERE value = ?)"
+        let member = dialect.listHolds(expression)
         for (key, value) in members {
             if value == .null || value == .undefined { continue }
             switch key {

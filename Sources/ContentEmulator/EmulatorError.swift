@@ -11,12 +11,17 @@ public enum EmulatorError: ContentFailure, Equatable {
     case cannotListen(service: String, address: String, reason: String, advice: String)
     /// The database could not be opened or written.
     case database(String)
+    /// A database server could not be reached, or refused the login.
+    case transport(String)
+    /// An option's value cannot be used.
+    case usage(String)
 
     /// Workspace problems are configuration problems; the rest are unexpected.
     public var category: FailureCategory {
         switch self {
         case .workspace: return .configuration
-        case .cannotListen: return .usage
+        case .cannotListen, .usage: return .usage
+        case .transport: return .transport
         case .startFailed, .database: return .unexpected
         }
     }
@@ -29,6 +34,8 @@ public enum EmulatorError: ContentFailure, Equatable {
         case .cannotListen(let service, let address, let reason, let advice):
             return "\(service) emulator: cannot listen on \(address): \(reason); \(advice)"
         case .database(let message): return "emulator database: \(message)"
+        case .transport(let message): return "emulator database: \(message)"
+        case .usage(let message): return message
         }
     }
 }

@@ -106,6 +106,29 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Keep Data Connect's rows in this PostgreSQL database (postgresql://user[:password]@host[:port]/db), "
+                + "as the service does, instead of SQLite; default: FIREBASE_DATACONNECT_POSTGRESQL_STRING.",
+            valueName: "url"))
+    var postgres: String?
+
+    @Option(
+        name: .customLong("postgres-pool"),
+        help: ArgumentHelp("With --postgres: the most connections to open (1 to 256).", valueName: "n"))
+    var postgresPool: Int = 16
+
+    @Flag(
+        help: ArgumentHelp(
+            "With --postgres: drop the schema's tables (saying which) and recreate them, when the database holds "
+                + "tables an earlier schema made that this one cannot migrate to."))
+    var reset = false
+
+    @Flag(
+        name: .customLong("print-schema-sql"),
+        help: "Print the PostgreSQL DDL of the Data Connect schema, as the service creates its tables, and exit.")
+    var printSchemaSQL = false
+
+    @Option(
+        help: ArgumentHelp(
             "Seed a new Data Connect database from this .gql mutation file instead of seed_data.gql.",
             valueName: "file"
         )
@@ -237,6 +260,25 @@ struct ServeCommand: AsyncParsableCommand {
         }
         _ = try graphQLLimits
         _ = try connections
+        guard (1...256).contains(postgresPool) else { throw ValidationError("--postgres-pool takes 1 to 256") }
+        if let postgresURL, data != nil {
+            throw ValidationError(
+                "--data keeps rows in a SQLite file and --postgres in \(PostgresSettings(url: postgresURL).redacted); "
+                    + "give one")
+        }
+        if reset, postgresURL == nil {
+            throw ValidationError(
+                "--reset drops PostgreSQL tables: give --postgres URL (or set "
+                    + "FIREBASE_DATACONNECT_POSTGRESQL_STRING)")
+        }
+    }
+
+    /// `--postgres`, else the environment variable Firebase's emulator reads.
+    var postgresURL: String? {
+        postgres
+            ?? ProcessInfo.processInfo.environment["FIREBASE_DATACONNECT_POSTGRESQL_STRING"].flatMap {
+                $0.isEmpty ? nil : $0
+            }
     }
 
     /// The connection policy the flags describe.
@@ -266,6 +308,20 @@ struct ServeCommand: AsyncParsableCommand {
         try await reportFailures {
             let level: Logger.Level = verbose ? .info : .warning
             let logger = Logger(label: "content.serve") { _ in StderrLogHandler(logLevel: level) }
+            if printSchemaSQL {
+                let print = { (folder: URL) in
+                    FileHandle.standardOutput.write(
+                        Data(try DataConnectEmulator.postgresSchemaSQL(workspace: folder).utf8))
+                }
+                if let workspace {
+                    try print(URL(fileURLWithPath: workspace))
+                } else if DataConnectEmulator.isPresent(in: URL(fileURLWithPath: "examples")) {
+                    try print(URL(fileURLWithPath: "examples"))
+                } else {
+                    try await SampleWorkspace.withFolder { try print($0) }
+                }
+                return
+            }
             if let workspace {
                 try await serve(URL(fileURLWithPath: workspace), logger: logger)
             } else if BuiltInServices.all.contains(where: { $0.isPresent(in: URL(fileURLWithPath: "examples")) }) {
@@ -304,6 +360,12 @@ struct ServeCommand: AsyncParsableCommand {
         var dataConnect = DataConnectEmulator.Options(
             seedFile: seed.map { URL(fileURLWithPath: $0) }, corsOrigin: cors, adminToken: admin)
         dataConnect.strict = strict
+        if let postgresURL {
+            var settings = PostgresSettings(url: postgresURL, connections: postgresPool, reset: reset)
+            settings.announce = { StandardError.write("content: dataconnect: \($0)") }
+            StandardError.write("content: dataconnect: keeping rows in \(try settings.checkedLocation())")
+            dataConnect.postgres = settings
+        }
         options.set(dataConnect, for: DataConnectEmulator.self)
         try await EmulatorServer(options: options).run(logger: logger) { service, url, notes in
             StandardError.write("content: \(service) emulator on \(url)")

@@ -118,11 +118,11 @@ struct DataConnectCorpusTests {
 
     /// Runs `body` against FriendlyFlix seeded from `data_seed.gql`; returns at once without the corpus.
     private static func withFriendlyFlix(
-        _ body: @Sendable (DataConnectHarness.Client) async throws -> Void
+        engine: DataConnectHarness.Engine, _ body: @Sendable (DataConnectHarness.Client) async throws -> Void
     ) async throws {
         guard let workspace = try friendlyFlix() else { return }
         defer { try? FileManager.default.removeItem(at: workspace.folder) }
-        try await DataConnectHarness.run(workspace: workspace.folder, seed: workspace.seed, body)
+        try await DataConnectHarness.run(workspace: workspace.folder, seed: workspace.seed, engine: engine, body)
     }
 
     /// The FlutterFire example: its `movie_insert.gql` holds only comments, and its `connector.yaml` says
@@ -168,8 +168,10 @@ struct DataConnectCorpusTests {
                 ])
     }
 
-    @Test func friendlyFlixListMoviesOrdersByRatingThenYearAndLimits() async throws {
-        try await Self.withFriendlyFlix { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixListMoviesOrdersByRatingThenYearAndLimits(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             let best = try await client.query(
                 "ListMovies", variables: #"{"orderByRating":"DESC","limit":3}"#, connector: Self.flix)
             #expect(best.status == 200, "\(best.text)")
@@ -202,9 +204,11 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func friendlyFlixGetMovieByIdFollowsMetadataCastAndReviews() async throws {
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixGetMovieByIdFollowsMetadataCastAndReviews(
+        engine: DataConnectHarness.Engine
+    ) async throws {
         let start = Date()
-        try await Self.withFriendlyFlix { client async throws in
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             let quantum = try await client.query(
                 "GetMovieById", variables: #"{"id":"\#(Self.quantumParadox)"}"#, connector: Self.flix)
             #expect(quantum.status == 200, "\(quantum.text)")
@@ -244,8 +248,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func friendlyFlixGetActorByIdListsMoviesByRole() async throws {
-        try await Self.withFriendlyFlix { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixGetActorByIdListsMoviesByRole(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             let exchange = try await client.query(
                 "GetActorById", variables: #"{"id":"\#(Self.oliverBlackwood)"}"#, connector: Self.flix)
             let actor = try #require(exchange.json?["data"]?["actor"], "\(exchange.text)")
@@ -257,8 +263,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func friendlyFlixSearchAllMatchesTitlesDescriptionsActorsAndReviews() async throws {
-        try await Self.withFriendlyFlix { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixSearchAllMatchesTitlesDescriptionsActorsAndReviews(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             func search(_ variables: String) async throws -> JSONValue {
                 let exchange = try await client.query("SearchAll", variables: variables, connector: Self.flix)
                 #expect(exchange.status == 200, "\(exchange.text)")
@@ -292,8 +300,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func friendlyFlixFavoritesFollowTheSignedInUser() async throws {
-        try await Self.withFriendlyFlix { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixFavoritesFollowTheSignedInUser(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             let token = DataConnectHarness.userToken("flix-fan")
             let movie = #"{"movieId":"\#(Self.beyondTheHorizon)"}"#
             let key: JSONValue = .object([
@@ -341,8 +351,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func friendlyFlixSeededUserSeesTheirReviewsAndFavorites() async throws {
-        try await Self.withFriendlyFlix { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixSeededUserSeesTheirReviewsAndFavorites(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             let me = try await client.query(
                 "GetCurrentUser", connector: Self.flix, token: DataConnectHarness.userToken(Self.sherlock))
             let user = try #require(me.json?["data"]?["user"], "\(me.text)")
@@ -357,9 +369,11 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func friendlyFlixReviewsAreAddedUpdatedAndDeletedByTheirAuthor() async throws {
+    @Test(arguments: DataConnectHarness.Engine.all) func friendlyFlixReviewsAreAddedUpdatedAndDeletedByTheirAuthor(
+        engine: DataConnectHarness.Engine
+    ) async throws {
         let start = Date()
-        try await Self.withFriendlyFlix { client async throws in
+        try await Self.withFriendlyFlix(engine: engine) { client async throws in
             let token = DataConnectHarness.userToken("flix-critic")
             let key: JSONValue = .object([
                 "movieId": .string(Self.hex(Self.phoenixRising)), "userId": .string("flix-critic"),
@@ -416,12 +430,14 @@ struct DataConnectCorpusTests {
     }
 
     /// Runs `body` against the kitchen sink; returns at once without the corpus.
-    private static func withKitchenSink(_ body: @Sendable (DataConnectHarness.Client) async throws -> Void)
+    private static func withKitchenSink(
+        engine: DataConnectHarness.Engine, _ body: @Sendable (DataConnectHarness.Client) async throws -> Void
+    )
         async throws
     {
         guard let folder = try kitchenSink() else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await DataConnectHarness.run(workspace: folder, body)
+        try await DataConnectHarness.run(workspace: folder, engine: engine, body)
     }
 
     @Test func kitchenSinkStartsWithEveryOperationValidated() async throws {
@@ -439,8 +455,10 @@ struct DataConnectCorpusTests {
                 ])
     }
 
-    @Test func kitchenSinkStandardScalarsRoundTrip() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func kitchenSinkStandardScalarsRoundTrip(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let id = "6F3A9C2E-1B4D-4E8F-9A7C-2D5B8E1F0A31"
             let created = try await client.mutate(
                 "createStandardScalar",
@@ -466,8 +484,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func kitchenSinkScalarBoundariesRoundTrip() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func kitchenSinkScalarBoundariesRoundTrip(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let id = "0c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e"
             let created = try await client.mutate(
                 "createScalarBoundary",
@@ -496,8 +516,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func kitchenSinkInt64TravelsAsDecimalStringsToItsLimits() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func kitchenSinkInt64TravelsAsDecimalStringsToItsLimits(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let id = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
             let created = try await client.mutate(
                 "createLargeNum",
@@ -524,8 +546,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func kitchenSinkLocalDateRoundTripsAndRefusesImpossibleDays() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func kitchenSinkLocalDateRoundTripsAndRefusesImpossibleDays(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let leap = "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"
             _ = try await client.mutate(
                 "createLocalDate", variables: #"{"id":"\#(leap)","localDate":"2024-02-29"}"#, connector: Self.sink)
@@ -544,8 +568,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func kitchenSinkAnyValueRoundTripsNestedJSON() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func kitchenSinkAnyValueRoundTripsNestedJSON(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let values = [
                 (
                     "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
@@ -571,8 +597,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func kitchenSinkIdsAreGeneratedOrGivenAndKeptUnique() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func kitchenSinkIdsAreGeneratedOrGivenAndKeptUnique(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let first = try await client.mutate("createTestAutoId", connector: Self.sink)
             let second = try await client.mutate("createTestAutoId", connector: Self.sink)
             let one = first.json?["data"]?["testAutoId_insert"]?["id"]?.stringValue
@@ -593,8 +621,10 @@ struct DataConnectCorpusTests {
     }
 
     /// The SDK's `testDuplicatePrimaryKeys`: without @transaction each root field stands alone.
-    @Test func kitchenSinkInsertMultiplePeopleKeepsTheFirstAndReportsTheSecond() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all)
+    func kitchenSinkInsertMultiplePeopleKeepsTheFirstAndReportsTheSecond(engine: DataConnectHarness.Engine) async throws
+    {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let id = "4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a"
             let exchange = try await client.mutate(
                 "InsertMultiplePeople", variables: #"{"id":"\#(id)","name1":"name1","name2":"name2"}"#,
@@ -611,8 +641,11 @@ struct DataConnectCorpusTests {
     }
 
     /// The SDK's `testPartiallyDecodedData`: the first alias inserts and deletes, the second finds nothing.
-    @Test func kitchenSinkDeleteNonExistentPeopleDeletesTheFirstAndReturnsNullForTheSecond() async throws {
-        try await Self.withKitchenSink { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all)
+    func kitchenSinkDeleteNonExistentPeopleDeletesTheFirstAndReturnsNullForTheSecond(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await Self.withKitchenSink(engine: engine) { client async throws in
             let id = "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b"
             let exchange = try await client.mutate(
                 "DeleteNonExistentPeople", variables: #"{"id":"\#(id)"}"#, connector: Self.sink)
@@ -690,12 +723,14 @@ struct DataConnectCorpusTests {
     }
 
     /// Runs `body` against the init template, seeded from its `seed_data.gql`; returns at once without the corpus.
-    private static func withInitTemplate(_ body: @Sendable (DataConnectHarness.Client) async throws -> Void)
+    private static func withInitTemplate(
+        engine: DataConnectHarness.Engine, _ body: @Sendable (DataConnectHarness.Client) async throws -> Void
+    )
         async throws
     {
         guard let folder = try initTemplate() else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await DataConnectHarness.run(workspace: folder, body)
+        try await DataConnectHarness.run(workspace: folder, engine: engine, body)
     }
 
     @Test func initTemplateStartsWithEveryOperationValidatedAndSeedsItself() async throws {
@@ -733,8 +768,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func initTemplateListsSearchesAndGetsMovies() async throws {
-        try await Self.withInitTemplate { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func initTemplateListsSearchesAndGetsMovies(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withInitTemplate(engine: engine) { client async throws in
             let list = try await client.query("ListMovies", connector: Self.template)
             #expect(list.status == 200, "\(list.text)")
             let movies = list.json?["data"]?["movies"]
@@ -784,8 +821,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func initTemplateCreateMovieNeedsAVerifiedEmail() async throws {
-        try await Self.withInitTemplate { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func initTemplateCreateMovieNeedsAVerifiedEmail(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withInitTemplate(engine: engine) { client async throws in
             let variables =
                 #"{"title":"Night Train","genre":"thriller","imageUrl":"https://example.com/night-train.jpg"}"#
             let anonymous = try await client.mutate("CreateMovie", variables: variables, connector: Self.template)
@@ -816,9 +855,11 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func initTemplateUsersReviewMoviesAsThemselves() async throws {
+    @Test(arguments: DataConnectHarness.Engine.all) func initTemplateUsersReviewMoviesAsThemselves(
+        engine: DataConnectHarness.Engine
+    ) async throws {
         let start = Date()
-        try await Self.withInitTemplate { client async throws in
+        try await Self.withInitTemplate(engine: engine) { client async throws in
             let token = DataConnectHarness.userToken("new-user")
             let movie = Self.hex(Self.lastSymphony)
             let key: JSONValue = .object(["movieId": .string(movie), "userId": .string("new-user")])
@@ -859,8 +900,10 @@ struct DataConnectCorpusTests {
         }
     }
 
-    @Test func initTemplateListUsersIsForAdminsOnly() async throws {
-        try await Self.withInitTemplate { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func initTemplateListUsersIsForAdminsOnly(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withInitTemplate(engine: engine) { client async throws in
             let anonymous = try await client.query("ListUsers", connector: Self.template)
             #expect(anonymous.status == 403)
             #expect(Self.status(anonymous) == "PERMISSION_DENIED")

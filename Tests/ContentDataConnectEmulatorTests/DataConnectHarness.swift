@@ -1,4 +1,5 @@
 import ContentDataConnect
+import ContentDataConnectPostgres
 import ContentEmulatorTesting
 import ContentJSON
 import ContentTesting
@@ -105,6 +106,56 @@ enum DataConnectHarness {
         return root
     }
 
+    /// Where the emulator keeps its rows.
+    enum Engine: Sendable, CustomTestStringConvertible {
+        case sqlite
+        /// PostgreSQL, in a database of its own on the server `CONTENT_TEST_POSTGRES` names.
+        case postgres(String)
+
+        var testDescription: String {
+            switch self {
+            case .sqlite: return "SQLite"
+            case .postgres: return "PostgreSQL"
+            }
+        }
+
+        /// SQLite, and PostgreSQL when `CONTENT_TEST_POSTGRES` names a server (`.ci/run` starts one).
+        static let all: [Engine] = {
+            guard let url = ProcessInfo.processInfo.environment["CONTENT_TEST_POSTGRES"], !url.isEmpty else {
+                print("note: the Data Connect conformance tests run on SQLite only: CONTENT_TEST_POSTGRES is not set")
+                return [.sqlite]
+            }
+            return [.sqlite, .postgres(url)]
+        }()
+    }
+
+    /// A database of its own for one test on a PostgreSQL server, dropped after `body`.
+    ///
+    /// A few at a time: each test's pool holds connections, and the server takes 100 by default.
+    static func withDatabase<Result: Sendable>(
+        on server: String, _ body: @Sendable (String) async throws -> Result
+    ) async throws -> Result {
+        try await PostgresTestSlots.shared.withSlot {
+            let admin = try await PostgresDatabase(location: try PostgresLocation(url: server), connections: 1)
+            let name = "content_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+            try await admin.withSession { try await $0.run("CREATE DATABASE \(name)") }
+            var components = URLComponents(string: server)
+            components?.path = "/\(name)"
+            let url = components?.string ?? server
+            let result: Result
+            do {
+                result = try await body(url)
+            } catch {
+                try? await admin.withSession { try await $0.run("DROP DATABASE \(name) WITH (FORCE)") }
+                await admin.close()
+                throw error
+            }
+            try await admin.withSession { try await $0.run("DROP DATABASE \(name) WITH (FORCE)") }
+            await admin.close()
+            return result
+        }
+    }
+
     /// Runs an emulator over a workspace folder (default: a copy of the example) for the duration of `body`.
     static func run<Result: Sendable>(
         workspace: URL? = nil,
@@ -112,18 +163,57 @@ enum DataConnectHarness {
         seed: URL? = nil,
         project: String = "demo",
         mode: EmulatorTestingMode = .inProcess,
+        engine: Engine = .sqlite,
         _ body: @Sendable (Client) async throws -> Result
+    ) async throws -> Result {
+        if case .postgres(let server) = engine {
+            return try await withDatabase(on: server) { url in
+                var options = DataConnectEmulator.Options(seedFile: seed)
+                options.postgres = PostgresSettings(url: url, connections: 4)
+                return try await run(
+                    workspace: workspace, options: options, dataFile: nil, project: project, mode: mode, body)
+            }
+        }
+        return try await run(
+            workspace: workspace, options: .init(seedFile: seed), dataFile: dataFile, project: project, mode: mode,
+            body)
+    }
+
+    private static func run<Result: Sendable>(
+        workspace: URL?, options: DataConnectEmulator.Options, dataFile: String?, project: String,
+        mode: EmulatorTestingMode, _ body: @Sendable (Client) async throws -> Result
     ) async throws -> Result {
         let folder = try workspace ?? exampleWorkspace()
         defer { if workspace == nil { try? FileManager.default.removeItem(at: folder) } }
         return try await EmulatorTesting.run(
-            DataConnectEmulator.self, workspace: folder, options: .init(seedFile: seed), dataFile: dataFile, mode: mode
+            DataConnectEmulator.self, workspace: folder, options: options, dataFile: dataFile, mode: mode
         ) { emulator, client in
             let location = emulator.engine.workspace.location
             let service = emulator.engine.workspace.serviceID
             let path = "/v1/projects/\(project)/locations/\(location)/services/\(service)"
             return try await body(Client(http: client, service: path))
         }
+    }
+}
+
+/// How many tests use the PostgreSQL server at once.
+actor PostgresTestSlots {
+    static let shared = PostgresTestSlots(count: 6)
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func withSlot<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        if free > 0 {
+            free -= 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        defer {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
     }
 }
 

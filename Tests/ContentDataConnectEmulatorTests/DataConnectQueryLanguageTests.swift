@@ -116,8 +116,10 @@ struct DataConnectQueryLanguageTests {
 
     // MARK: - Filters
 
-    @Test func eqAndNeFilterByGenre() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func eqAndNeFilterByGenre(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{genre: {eq: "Sci-Fi"}}"#)
                     == ["Orbit of Glass", "Second Sun", "Signal Drift"])
@@ -137,8 +139,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func gtGeLtLeCompareNumbersStringsAndDates() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func gtGeLtLeCompareNumbersStringsAndDates(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, "{releaseYear: {gt: 2020}}")
                     == ["Second Sun", "Signal Drift", "The Long Quiet", "Wrong Number"])
@@ -167,8 +171,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func inAndNinMatchListsOfValues() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func inAndNinMatchListsOfValues(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{genre: {in: ["Drama", "Comedy"]}}"#)
                     == ["Café Müller", "Paper Moons", "The Long Quiet", "Wrong Number"])
@@ -189,8 +195,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func isNullMatchesMissingValues() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func isNullMatchesMissingValues(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(try await Self.titles(client, "{rating: {isNull: true}}") == ["Wrong Number"])
             #expect(
                 try await Self.titles(client, "{rating: {isNull: false}}")
@@ -209,8 +217,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func containsStartsWithAndEndsWithMatchCaseSensitively() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func containsStartsWithAndEndsWithMatchCaseSensitively(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{title: {contains: "on"}}"#)
                     == ["Paper Moons", "Second Sun", "The Long Quiet", "Wrong Number"])
@@ -225,8 +235,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func patternLikeMatchesWildcardsCaseSensitively() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func patternLikeMatchesWildcardsCaseSensitively(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(try await Self.titles(client, #"{title: {pattern: {like: "%Moon%"}}}"#) == ["Paper Moons"])
             #expect(try await Self.titles(client, #"{title: {pattern: {like: "%moon%"}}}"#) == [])
             #expect(
@@ -235,8 +247,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func patternRegexMatchesAnywhereUnlessAnchored() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func patternRegexMatchesAnywhereUnlessAnchored(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{title: {pattern: {regex: "^(The|Wrong) "}}}"#)
                     == ["The Long Quiet", "Wrong Number"])
@@ -245,8 +259,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func patternIgnoreCaseAppliesToLikeAndRegex() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func patternIgnoreCaseAppliesToLikeAndRegex(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{title: {pattern: {like: "%moon%", ignoreCase: true}}}"#)
                     == ["Paper Moons"])
@@ -258,8 +274,10 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// The service's `String_Pattern` is `like`, `regex` and `ignoreCase`; `_not` is how a pattern is negated.
-    @Test func aPatternIsNegatedWithNotAndHasNoInvertField() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func aPatternIsNegatedWithNotAndHasNoInvertField(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{_not: {title: {pattern: {like: "S%"}}}}"#)
                     == [
@@ -274,8 +292,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func andOrNotCombineFilters() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func andOrNotCombineFilters(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{_and: [{genre: {eq: "Sci-Fi"}}, {rating: {gt: 7}}]}"#)
                     == ["Orbit of Glass", "Signal Drift"])
@@ -301,8 +321,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func conditionsWhoseValueIsNullAreDropped() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func conditionsWhoseValueIsNullAreDropped(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let query = #"""
                 query($genre: String, $min: Float) {
                   movies(where: {genre: {eq: $genre}, rating: {ge: $min}}, orderBy: {title: ASC}) { title }
@@ -322,8 +344,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func listFiltersMatchElementsOfListColumns() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func listFiltersMatchElementsOfListColumns(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{tags: {includes: "space"}}"#)
                     == ["Orbit of Glass", "Paper Moons", "Second Sun", "Signal Drift"])
@@ -338,8 +362,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func referenceFiltersFollowManyToOneFields() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func referenceFiltersFollowManyToOneFields(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -364,8 +390,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func backReferenceFiltersTestExistenceAndCount() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func backReferenceFiltersTestExistenceAndCount(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, "{reviews_on_movie: {exist: {rating: {ge: 9}}}}") == ["Orbit of Glass"])
             #expect(
@@ -392,8 +420,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func manyToManyFilterMatchesRowsAcrossTheJoinTable() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func manyToManyFilterMatchesRowsAcrossTheJoinTable(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             #expect(
                 try await Self.titles(client, #"{actors_via_MovieActor: {exist: {name: {eq: "Ada Okafor"}}}}"#)
                     == ["Orbit of Glass", "Second Sun"])
@@ -420,8 +450,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func manyToManyFieldListsTheRowsAtTheFarSide() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func manyToManyFieldListsTheRowsAtTheFarSide(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -441,8 +473,10 @@ struct DataConnectQueryLanguageTests {
     /// As the service generates it, a `_via_` field's `where` and `orderBy` are the join table's
     /// (`actors_via_MovieActor(where: MovieActor_Filter, orderBy: [MovieActor_Order!])`), so a join row's own fields
     /// (`role`) pick the far rows.
-    @Test func manyToManyFieldArgumentsFilterAndOrderTheJoinRows() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func manyToManyFieldArgumentsFilterAndOrderTheJoinRows(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -461,8 +495,10 @@ struct DataConnectQueryLanguageTests {
 
     // MARK: - Order, paging, distinct
 
-    @Test func orderByPutsNullsLastAscendingAndFirstDescending() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func orderByPutsNullsLastAscendingAndFirstDescending(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -501,8 +537,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func orderByFollowsReferencesToOtherTables() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func orderByFollowsReferencesToOtherTables(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -524,8 +562,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func limitAndOffsetPageThroughResults() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func limitAndOffsetPageThroughResults(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -552,8 +592,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func distinctDropsRowsWithTheSameSelectedValues() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func distinctDropsRowsWithTheSameSelectedValues(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -573,8 +615,10 @@ struct DataConnectQueryLanguageTests {
 
     // MARK: - Single rows
 
-    @Test func singleRowFieldsPickByIdKeyOrFirst() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func singleRowFieldsPickByIdKeyOrFirst(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -608,8 +652,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func singleRowFieldsExplainWhatTheyNeed() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func singleRowFieldsExplainWhatTheyNeed(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let bare = try await client.graphql("query { movie { title } }")
             #expect(bare.json?["data"]?["movie"] == .null)
             #expect(Self.errors(bare).first?.contains("pass id, key or first") == true, "\(bare.text)")
@@ -645,8 +691,10 @@ struct DataConnectQueryLanguageTests {
 
     // MARK: - Mutations
 
-    @Test func insertReturnsTheKeyAndFillsDefaults() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func insertReturnsTheKeyAndFillsDefaults(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let before = Date()
             let inserted = try await client.data(
                 #"""
@@ -688,8 +736,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func insertManyInsertsEveryRowInOrderOrNone() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func insertManyInsertsEveryRowInOrderOrNone(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let inserted = try await client.data(
                 #"""
                 mutation {
@@ -728,8 +778,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func upsertInsertsThenUpdatesOnlyTheGivenFields() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func upsertInsertsThenUpdatesOnlyTheGivenFields(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let first = try await client.data(#"mutation { user_upsert(data: {id: "user-cleo", username: "cleo"}) }"#)
             #expect(first["user_upsert"] == .object(["id": .string("user-cleo")]))
             let second = try await client.data(#"mutation { user_upsert(data: {id: "user-cleo", username: "cleo2"}) }"#)
@@ -786,8 +838,10 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// `_date` and `_time` inputs name their column too, so an upsert that meets an existing row sets them.
-    @Test func upsertOnAnExistingRowAppliesRelativeDatesAndTimes() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func upsertOnAnExistingRowAppliesRelativeDatesAndTimes(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             _ = try await client.data(
                 #"""
                 mutation {
@@ -818,8 +872,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func updatePicksOneRowByIdKeyOrFirstAndReturnsNullWhenNoneMatches() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func updatePicksOneRowByIdKeyOrFirstAndReturnsNullWhenNoneMatches(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let updated = try await client.data(
                 #"""
                 mutation {
@@ -851,8 +907,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func updateManyChangesEveryMatchAndNeedsWhereOrAll() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func updateManyChangesEveryMatchAndNeedsWhereOrAll(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let sciFi = try await client.data(
                 #"mutation { movie_updateMany(where: {genre: {eq: "Sci-Fi"}}, data: {genre: "Science Fiction"}) }"#)
             #expect(sciFi["movie_updateMany"] == .number(JSONNumber(3)))
@@ -876,8 +934,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func deleteRemovesOneRowAndDeleteManyEveryMatch() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func deleteRemovesOneRowAndDeleteManyEveryMatch(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let deleted = try await client.data(#"mutation { movie_delete(id: "\#(Self.wrongNumber)") }"#)
             #expect(deleted["movie_delete"] == .object(["id": .string(Self.wrongNumber)]))
             let again = try await client.data(#"mutation { movie_delete(id: "\#(Self.wrongNumber)") }"#)
@@ -898,8 +958,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func deletingAMovieCascadesToItsReviewsCastAndMetadata() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func deletingAMovieCascadesToItsReviewsCastAndMetadata(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             _ = try await client.data(#"mutation { movie_delete(id: "\#(Self.orbitOfGlass)") }"#)
             let data = try await client.data(
                 #"""
@@ -929,8 +991,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func serverValuesFillRequestTimeTodayAndRelativeTimes() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func serverValuesFillRequestTimeTodayAndRelativeTimes(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let before = Date()
             _ = try await client.data(
                 #"""
@@ -981,8 +1045,10 @@ struct DataConnectQueryLanguageTests {
 
     /// `@check` as the service's prelude documents it, in the shape its guides use: a read under `query @redact`
     /// guards the writes after it.
-    @Test func aFailedCheckStopsTheMutationAndTheFieldsAfterItAreAborted() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func aFailedCheckStopsTheMutationAndTheFieldsAfterItAreAborted(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let guarded = #"""
                 mutation rename($id: UUID!, $title: String!) {
                   query @redact {
@@ -1012,8 +1078,10 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// Checks inside root fragments run as checks on root fields do, and a fragment's own `@check` sees each object.
-    @Test func checksInFragmentsAndOnFragmentsAreEvaluated() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func checksInFragmentsAndOnFragmentsAreEvaluated(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let rooted = try await client.graphql(
                 #"""
                 mutation { ...Guarded }
@@ -1042,8 +1110,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func checksSeeEveryOccurrenceAndAnOptionalOneMayBeAbsent() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func checksSeeEveryOccurrenceAndAnOptionalOneMayBeAbsent(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             // Every Sci-Fi movie must be rated above 6; one is not.
             let strict = try await client.graphql(
                 #"""
@@ -1063,8 +1133,10 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// `<field>_update` operations, applied to each row's current value in order.
-    @Test func updateOperatorsChangeNumbersDatesTimestampsAndLists() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func updateOperatorsChangeNumbersDatesTimestampsAndLists(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let key = #"{id: "\#(Self.orbitOfGlass)"}"#
             _ = try await client.data(
                 #"mutation { movie_update(key: \#(key), data: {tags: ["a", "b"], addedAt: "2024-01-31T10:00:00Z"}) }"#)
@@ -1109,8 +1181,10 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// Aggregates per group, held to the same figures computed here from the plain rows.
-    @Test func aggregatesGroupByTheSelectedColumnsAndAgreeWithTheRows() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func aggregatesGroupByTheSelectedColumnsAndAgreeWithTheRows(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let rows =
                 try await client.data("query { movies { genre rating releaseYear } }")["movies"]?.arrayValue ?? []
             // Rows per genre, and the ratings that are not null (aggregates skip nulls, as SQL's do).
@@ -1167,8 +1241,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func aManyToManyListAggregatesTheRowsItLinksTo() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func aManyToManyListAggregatesTheRowsItLinksTo(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 """
                 query {
@@ -1198,8 +1274,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func aggregatesOutsideAListOrBesideARelationAreRefusedWithTheReason() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func aggregatesOutsideAListOrBesideARelationAreRefusedWithTheReason(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let single = try await client.graphql(#"query { movie(id: "\#(Self.orbitOfGlass)") { _count } }"#)
             #expect(single.text.contains("_count is computed over a list of Movie"), "\(single.text)")
             let beside = try await client.graphql("query { movies { _count reviews_on_movie { rating } } }")
@@ -1210,8 +1288,10 @@ struct DataConnectQueryLanguageTests {
     }
 
     /// Native SQL as the service's prelude describes it, run by SQLite.
-    @Test func nativeSQLSelectsAndChangesWithPositionalParameters() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func nativeSQLSelectsAndChangesWithPositionalParameters(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let selected = try await client.data(
                 #"""
                 query {
@@ -1246,8 +1326,11 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func nativeSQLRefusesVariablesOtherStatementKindsAndWhatSQLiteCannotRun() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all)
+    func nativeSQLRefusesVariablesOtherStatementKindsAndWhatSQLiteCannotRun(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let variable = try await client.graphql(
                 #"query($q: SQL_Query!) { _select(sql: $q) }"#, variables: #"{"q":"SELECT 1"}"#)
             #expect(variable.text.contains("string literal written in the operation"), "\(variable.text)")
@@ -1256,15 +1339,22 @@ struct DataConnectQueryLanguageTests {
             let twice = try await client.graphql(#"query { _select(sql: "SELECT 1; DROP TABLE movie") }"#)
             #expect(twice.text.contains("one statement at a time"), "\(twice.text)")
             let postgres = try await client.graphql(#"query { _select(sql: "SELECT now()::date AS today") }"#)
-            #expect(postgres.text.contains("SQLite cannot run SELECT now()::date"), "\(postgres.text)")
+            if case .postgres = engine {
+                // Differs by design: the PostgreSQL engine runs PostgreSQL's SQL as written, as the service does.
+                #expect(postgres.json?["data"]?["_select"]?.arrayValue?.count == 1, "\(postgres.text)")
+            } else {
+                #expect(postgres.text.contains("SQLite cannot run SELECT now()::date"), "\(postgres.text)")
+            }
             let count = try await client.data(#"query { movies { _count } }"#)
             #expect(count["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(9)))
         }
     }
 
     /// Nested inserts: rows that point at a new row, inserted with it and pointed at it.
-    @Test func aNestedInsertCreatesTheRowsThatPointAtTheNewOne() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func aNestedInsertCreatesTheRowsThatPointAtTheNewOne(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let actors = try await client.data("query { actors(orderBy: {name: ASC}, limit: 2) { id name } }")
             let ids = actors["actors"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
             #expect(ids.count == 2)
@@ -1292,8 +1382,11 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func aMutationRunFieldByFieldRunsAMergedFieldOnceAndLeavesSkippedOnesOut() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all)
+    func aMutationRunFieldByFieldRunsAMergedFieldOnceAndLeavesSkippedOnesOut(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let merged = try await client.data(
                 #"""
                 mutation @transaction {
@@ -1310,8 +1403,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func transactionRollsBackEveryFieldWhenOneFails() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func transactionRollsBackEveryFieldWhenOneFails(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let failed = try await client.graphql(
                 #"""
                 mutation @transaction {
@@ -1344,8 +1439,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func withoutTransactionEachRootFieldCommitsOnItsOwn() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func withoutTransactionEachRootFieldCommitsOnItsOwn(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let partial = try await client.graphql(
                 #"""
                 mutation {
@@ -1361,8 +1458,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func requiredFieldsAndUniqueKeysAreReportedBySchemaName() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func requiredFieldsAndUniqueKeysAreReportedBySchemaName(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let missing = try await Self.failure(client, #"mutation { movie_insert(data: {genre: "Drama"}) }"#)
             #expect(missing.first?.contains("Movie_Data needs title") == true, "\(missing)")
             let nulled = try await Self.failure(
@@ -1402,8 +1501,10 @@ struct DataConnectQueryLanguageTests {
 
     // MARK: - Scalars
 
-    @Test func uuidInputAcceptsDashesAndUppercaseAndComesBackAsLowercaseHex() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func uuidInputAcceptsDashesAndUppercaseAndComesBackAsLowercaseHex(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let data = try await client.data(
                 #"""
                 query {
@@ -1425,8 +1526,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func int64TravelsAsADecimalStringAndComparesAsANumber() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func int64TravelsAsADecimalStringAndComparesAsANumber(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             _ = try await client.data(
                 #"""
                 mutation {
@@ -1471,8 +1574,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func dateRejectsImpossibleDaysAndAcceptsLeapDays() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func dateRejectsImpossibleDaysAndAcceptsLeapDays(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             let mei = Self.meiTanaka
             func born() async throws -> JSONValue? {
                 try await client.data(#"query { actor(id: "\#(mei)") { born } }"#)["actor"]?["born"]
@@ -1497,8 +1602,10 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
-    @Test func timestampsAreStoredInUTCAndPrintedWithTheirFraction() async throws {
-        try await DataConnectHarness.run { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.all) func timestampsAreStoredInUTCAndPrintedWithTheirFraction(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
             _ = try await client.data(
                 #"""
                 mutation {

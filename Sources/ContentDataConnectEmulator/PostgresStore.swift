@@ -1,0 +1,207 @@
+internal import ContentDataConnect
+internal import ContentDataConnectPostgres
+internal import ContentEmulator
+public import Foundation
+internal import GRDB
+internal import NIOConcurrencyHelpers
+
+/// A Data Connect schema's rows in PostgreSQL (`content serve --postgres URL`): the engine the service runs on.
+///
+/// Operations run side by side, each in its own transaction on a connection of the pool; `@transaction` mutations
+/// are `SERIALIZABLE` and run again when they lose to a concurrent one.
+struct PostgresStore: DataConnectStorage {
+    let database: PostgresDatabase
+    let isNew: Bool
+    let viewProblems: [String: String]
+    var dialect: SQLDialect { .postgres }
+
+    /// Connects and brings the database to the schema (see ``PostgresSchemaMigration``).
+    ///
+    /// - Throws: ``EmulatorError``: `.transport` when the server cannot be reached or refuses the login, `.workspace`
+    ///   when its tables conflict with the schema.
+    static func open(_ settings: PostgresSettings, schema: DataConnectSchema) async throws -> PostgresStore {
+        let location = try settings.location()
+        let database: PostgresDatabase
+        do {
+            database = try await PostgresDatabase(location: location, connections: settings.connections)
+        } catch let failure as PostgresFailure {
+            let check =
+                failure.kind == .login
+                ? "check the user, password and database name in the URL"
+                : "check that PostgreSQL runs there and accepts connections (pg_isready)"
+            throw EmulatorError.transport("cannot connect to \(location): \(failure.message); \(check)")
+        }
+        do {
+            let outcome = try await PostgresSchemaMigration.prepare(
+                schema, on: database, reset: settings.reset, announce: settings.announce)
+            for change in outcome.changes { settings.announce(change) }
+            var problems: [String: String] = [:]
+            for table in schema.tables where table.isView {
+                problems[table.typeName] =
+                    "@view types are read on the SQLite engine only so far; run without --postgres to read "
+                    + "\(table.typeName)"
+            }
+            return PostgresStore(database: database, isNew: outcome.isNew, viewProblems: problems)
+        } catch let conflict as PostgresSchemaConflict {
+            await database.close()
+            throw EmulatorError.workspace("\(location): \(conflict)")
+        } catch let failure as PostgresFailure {
+            await database.close()
+            throw EmulatorError.database("\(location): \(failure.message)")
+        }
+    }
+
+    func transaction<T: Sendable>(
+        isMutation: Bool, isSerializable: Bool, _ body: @Sendable (any SQLTransaction) async throws -> (T, commit: Bool)
+    ) async throws -> T {
+        try await database.transaction(serializable: isSerializable, readOnly: !isMutation) { session in
+            let transaction = PostgresTransaction(session: session)
+            let result = try await body(transaction)
+            // A lost connection or a lost serialization race inside a resolver became that field's error; the whole
+            // operation answers it instead (and a serializable one runs again).
+            if let fatal = transaction.fatal { throw fatal }
+            return result
+        }
+    }
+
+    func close() async {
+        await database.close()
+    }
+}
+
+/// PostgreSQL's side of one operation: statements on its leased connection, numbered `$1`, `$2`, ….
+final class PostgresTransaction: SQLTransaction {
+    let session: PostgresSession
+    private let fatalFailure = NIOLockedValueBox<PostgresFailure?>(nil)
+    var dialect: SQLDialect { .postgres }
+
+    init(session: PostgresSession) {
+        self.session = session
+    }
+
+    /// A failure that ends the operation whatever field it happened in.
+    var fatal: PostgresFailure? { fatalFailure.withLockedValue { $0 } }
+
+    func rows(_ sql: SQLFragment) async throws -> [SQLRecord] {
+        do {
+            return try await session.rows(sql.dialectText(.postgres), sql.arguments.map(Self.value)).map { record in
+                SQLRecord(columns: record.columns, values: record.values.map(Self.databaseValue))
+            }
+        } catch let failure as PostgresFailure {
+            throw classify(failure)
+        }
+    }
+
+    func execute(_ sql: SQLFragment) async throws -> Int {
+        // The changed rows are counted from what the statement returns; PostgresNIO's row sequence does not carry the
+        // command tag's count.
+        var counted = sql
+        let head = sql.text.prefix(8).uppercased()
+        let changes = head.hasPrefix("INSERT") || head.hasPrefix("UPDATE") || head.hasPrefix("DELETE")
+        if changes, !sql.text.uppercased().contains("RETURNING") { counted.text += " RETURNING 1" }
+        let rows = try await self.rows(counted)
+        return changes ? rows.count : 0
+    }
+
+    private func classify(_ failure: PostgresFailure) -> any Error {
+        switch failure.kind {
+        case .unavailable, .serialization, .login:
+            fatalFailure.withLockedValue { if $0 == nil { $0 = failure } }
+            return failure
+        case .unique:
+            return SQLFailure(kind: .unique, columns: Self.columns(of: failure), message: failure.message)
+        case .foreignKey:
+            return SQLFailure(kind: .foreignKey, columns: [], message: failure.message)
+        case .notNull:
+            return SQLFailure(kind: .notNull, columns: failure.column.map { [$0] } ?? [], message: failure.message)
+        case .other:
+            return SQLFailure(kind: .other, columns: [], message: failure.message)
+        }
+    }
+
+    /// `Key (id)=(…) already exists.` names the columns of a unique violation.
+    private static func columns(of failure: PostgresFailure) -> [String] {
+        guard let detail = failure.detail, let open = detail.firstIndex(of: "("),
+            let close = detail[open...].firstIndex(of: ")")
+        else { return [] }
+        return detail[detail.index(after: open)..<close].split(separator: ",").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+        }
+    }
+
+    static func value(_ value: DatabaseValue) -> PostgresValue {
+        switch value.storage {
+        case .null: return .null
+        case .int64(let number): return .integer(number)
+        case .double(let number): return .real(number)
+        case .string(let text): return .text(text)
+        case .blob(let data): return .text(data.base64EncodedString())
+        }
+    }
+
+    static func databaseValue(_ value: PostgresValue) -> DatabaseValue {
+        switch value {
+        case .null: return .null
+        case .integer(let number): return number.databaseValue
+        case .real(let number): return number.databaseValue
+        case .text(let text): return text.databaseValue
+        }
+    }
+}
+
+extension SQLFragment {
+    /// The text as `dialect` runs it.
+    func dialectText(_ dialect: SQLDialect) -> String {
+        isNumbered ? text : dialect.numbered(text)
+    }
+}
+
+/// How `content serve --postgres` was asked to reach PostgreSQL, as given.
+public struct PostgresSettings: Sendable {
+    /// The connection URL, in libpq's form.
+    public var url: String
+    /// The most connections the pool opens.
+    public var connections: Int
+    /// Whether to drop the schema's tables and recreate them.
+    public var reset: Bool
+    /// Told each change made to the database's tables.
+    public var announce: @Sendable (String) -> Void
+
+    /// Settings for a server.
+    public init(
+        url: String, connections: Int = 16, reset: Bool = false,
+        announce: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.url = url
+        self.connections = connections
+        self.reset = reset
+        self.announce = announce
+    }
+
+    /// The URL with its password replaced, for messages.
+    public var redacted: String { PostgresLocation.redacted(url) }
+
+    /// The server's address without its password, or why the URL is not one.
+    public func checkedLocation() throws -> String {
+        try location().description
+    }
+
+    func location() throws -> PostgresLocation {
+        do {
+            return try PostgresLocation(url: url)
+        } catch let invalid as PostgresLocation.Invalid {
+            throw EmulatorError.usage(invalid.description)
+        }
+    }
+}
+
+extension DataConnectEmulator {
+    /// The PostgreSQL DDL of a workspace's schema, as the service creates its tables (`--print-schema-sql`).
+    ///
+    /// - Parameter folder: A folder that leads to a `dataconnect.yaml`.
+    /// - Returns: The statements, each ending in `;`.
+    /// - Throws: A workspace error naming file, line and column.
+    public static func postgresSchemaSQL(workspace folder: URL) throws -> String {
+        PostgresSchemaSQL.script(try DataConnectWorkspace.load(from: folder).schema)
+    }
+}
