@@ -13,13 +13,13 @@ extension DataConnectEngine {
         let name = table.singular
         fields["\(name)_insert"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 try await self.insert(table, data: args["data"], state: state, upsert: false)
             }
         }
         fields["\(name)_insertMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 var keys: [Map] = []
                 for data in args["data"].array ?? [] {
                     keys.append(try await self.insert(table, data: data, state: state, upsert: false))
@@ -29,13 +29,13 @@ extension DataConnectEngine {
         }
         fields["\(name)_upsert"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 try await self.insert(table, data: args["data"], state: state, upsert: true)
             }
         }
         fields["\(name)_upsertMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 var keys: [Map] = []
                 for data in args["data"].array ?? [] {
                     keys.append(try await self.insert(table, data: data, state: state, upsert: true))
@@ -45,7 +45,7 @@ extension DataConnectEngine {
         }
         fields["\(name)_update"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 guard let row = try await self.locateRow(table, args: args, state: state) else { return nil }
                 let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
                 let found = Self.keyCondition(table, row.values)
@@ -62,7 +62,7 @@ extension DataConnectEngine {
         }
         fields["\(name)_updateMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 let condition = try self.manyCondition(table, args: args, state: state, verb: "updateMany")
                 let assignments = try self.assignments(table, data: args["data"], state: state, isInsert: false)
                 return
@@ -73,7 +73,7 @@ extension DataConnectEngine {
         }
         fields["\(name)_delete"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 guard let row = try await self.locateRow(table, args: args, state: state) else { return nil }
                 let found = Self.keyCondition(table, row.values)
                 try await self.write(table) {
@@ -87,7 +87,7 @@ extension DataConnectEngine {
         }
         fields["\(name)_deleteMany"]?.resolve = { _, args, context, _ in
             let state = try ExecutionState.from(context)
-            return try await self.savepoint(state.sql) {
+            return try await self.savepoint(state) {
                 let condition = try self.manyCondition(table, args: args, state: state, verb: "deleteMany")
                 return try await self.write(table) {
                     try await state.sql.execute(
@@ -108,9 +108,14 @@ extension DataConnectEngine {
     }
 
     /// Runs one root field so that it changes everything or nothing: a failed field leaves no partial writes.
-    func savepoint(_ transaction: any SQLTransaction, _ body: @Sendable () async throws -> (any Sendable)?)
+    ///
+    /// An operation of one root field needs no savepoint of its own: its transaction is that field's (and on
+    /// PostgreSQL each savepoint is two more round trips).
+    func savepoint(_ state: ExecutionState, _ body: @Sendable () async throws -> (any Sendable)?)
         async throws -> (any Sendable)?
     {
+        guard state.isolatesRootFields else { return try await body() }
+        let transaction = state.sql
         try await transaction.execute(SQLFragment(text: "SAVEPOINT field"))
         do {
             let result = try await body()

@@ -223,7 +223,7 @@ extension DataConnectEngine {
             fields["query"]?.resolve = { _, _, _, _ in [String: any Sendable]() }
             fields["_execute"]?.resolve = { _, args, context, info in
                 let state = try ExecutionState.from(context)
-                return try await self.savepoint(state.sql) {
+                return try await self.savepoint(state) {
                     let statement = try self.nativeStatement(.mutation, info: info)
                     do {
                         let parameters = try NativeSQL.parameters(args["params"], values: state.values)
@@ -236,7 +236,7 @@ extension DataConnectEngine {
             for (name, first) in [("_executeReturning", false), ("_executeReturningFirst", true)] {
                 fields[name]?.resolve = { _, args, context, info in
                     let state = try ExecutionState.from(context)
-                    return try await self.savepoint(state.sql) {
+                    return try await self.savepoint(state) {
                         try await self.native(.mutation, args: args, state: state, info: info, first: first)
                     }
                 }

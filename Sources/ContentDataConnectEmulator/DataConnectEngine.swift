@@ -322,7 +322,7 @@ struct DataConnectEngine: Sendable {
                 if isMutation, isTransaction || checks?.hasChecks == true, let checks {
                     outcome = try await run.fieldByField(checks.rootFields, isTransaction: isTransaction)
                 } else {
-                    outcome = try await run.whole(isTransaction: isTransaction)
+                    outcome = try await run.whole(isTransaction: isTransaction, isMutation: isMutation)
                 }
                 return (outcome.outcome, commit: !outcome.rollBack)
             }
@@ -354,12 +354,15 @@ struct DataConnectEngine: Sendable {
         let transaction: any SQLTransaction
 
         /// Runs every root field in one execution, then applies the checks and redactions to each.
-        func whole(isTransaction: Bool) async throws -> Result {
-            let state = ExecutionState(values: values, transaction: transaction)
+        func whole(isTransaction: Bool, isMutation: Bool) async throws -> Result {
+            // A mutation of one root field runs it without a savepoint; its failure then rolls the transaction back,
+            // which undoes what the savepoint would have.
+            let single = isMutation && Self.hasOneRootField(document, operationName)
+            let state = ExecutionState(values: values, transaction: transaction, isolatesRootFields: !single)
             let result = try await execute(state)
             if let refused = Self.refusal(result, state) { return refused }
             var errors = result.errors.map(GraphQLJSON.json)
-            let failed = !result.errors.isEmpty && (isTransaction || result.data == nil)
+            let failed = !result.errors.isEmpty && (isTransaction || result.data == nil || single)
             guard case .object(var data)? = result.data.map(GraphQLJSON.json) else {
                 return respond(data: .null, errors: errors, rollBack: failed)
             }
@@ -396,7 +399,9 @@ struct DataConnectEngine: Sendable {
             var response = JSONObject()
             var entities: [EntityRecord] = []
             for (position, root) in roots.enumerated() {
-                let state = ExecutionState(values: values, transaction: transaction, activeRoot: root.key)
+                // Each root runs under its own savepoint here (below).
+                let state = ExecutionState(
+                    values: values, transaction: transaction, activeRoot: root.key, isolatesRootFields: false)
                 try await transaction.execute(SQLFragment(text: "SAVEPOINT root"))
                 let result = try await execute(state)
                 if let refused = Self.refusal(result, state) { return refused }
@@ -453,6 +458,16 @@ struct DataConnectEngine: Sendable {
                 outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))), rollBack: true)
         }
 
+        /// Whether the operation selects exactly one root field, outside any fragment or directive.
+        static func hasOneRootField(_ document: Document, _ operationName: String?) -> Bool {
+            let operation = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
+                .first { operationName == nil || $0.name?.value == operationName }
+            guard let selections = operation?.selectionSet.selections, selections.count == 1,
+                let field = selections.first as? Field
+            else { return false }
+            return field.directives.isEmpty
+        }
+
         static let aborted = "(aborted) not run: an earlier root field of the operation failed"
         static let rolledBack = "(rolled back) undone with the rest of the @transaction"
 
@@ -492,14 +507,21 @@ final class ExecutionState: Sendable {
     let values: ServerValues
     /// The operation's transaction, which every resolver's statements run in.
     let sql: any SQLTransaction
+    /// Whether each root field of a mutation runs under a savepoint of its own, so that one that fails leaves the
+    /// others' writes; not needed when there is one.
+    let isolatesRootFields: Bool
     /// The one root field that runs when a mutation runs field by field; the others answer null at once.
     let activeRoot: String?
     private let ran = NIOLockedValueBox(false)
     private let entities = NIOLockedValueBox([EntityRecord]())
 
-    init(values: ServerValues, transaction: any SQLTransaction, activeRoot: String? = nil) {
+    init(
+        values: ServerValues, transaction: any SQLTransaction, activeRoot: String? = nil,
+        isolatesRootFields: Bool = true
+    ) {
         self.values = values
         self.sql = transaction
+        self.isolatesRootFields = isolatesRootFields
         self.activeRoot = activeRoot
     }
 
