@@ -81,7 +81,9 @@ public final class PostgresDatabase: Sendable {
     private static let logger = Logger(label: "content.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// How many times a serializable transaction that lost to another is run again before its error is answered.
-    public static let serializationRetries = 5
+    ///
+    /// Each lost race means another transaction committed, so a burst of n conflicting transactions needs at most n - 1.
+    public static let serializationRetries = 10
 
     /// Connects, checking the server and the login first with one connection of its own, so that a wrong host or
     /// password is told at once instead of when the first request waits on the pool.

@@ -179,7 +179,8 @@ enum DataConnectHarness {
             body)
     }
 
-    private static func run<Result: Sendable>(
+    /// Runs an emulator with the given options over a workspace folder (default: a copy of the example).
+    static func run<Result: Sendable>(
         workspace: URL?, options: DataConnectEmulator.Options, dataFile: String?, project: String,
         mode: EmulatorTestingMode, _ body: @Sendable (Client) async throws -> Result
     ) async throws -> Result {

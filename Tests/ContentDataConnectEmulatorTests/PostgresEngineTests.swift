@@ -1,6 +1,7 @@
 import ContentCore
 import ContentDataConnectPostgres
 import ContentEmulator
+import ContentEmulatorTesting
 import ContentJSON
 import Foundation
 import Testing
@@ -102,6 +103,103 @@ struct PostgresEngineTests {
             let reset = try await start(required, reset: true)
             #expect(reset.contains("dropping table public.note and its rows (--reset)"), "\(reset)")
             #expect(reset.contains("created table public.note"), "\(reset)")
+        }
+    }
+}
+
+extension PostgresEngineTests {
+    private static func integer(_ value: JSONValue?) -> Int? {
+        guard case .number(let number)? = value else { return nil }
+        return Int(number.text)
+    }
+
+    private static var server: String? {
+        guard let server = ProcessInfo.processInfo.environment["CONTENT_TEST_POSTGRES"], !server.isEmpty else {
+            print("note: skipping a PostgreSQL engine test: CONTENT_TEST_POSTGRES is not set")
+            return nil
+        }
+        return server
+    }
+
+    /// Runs `body` on the example workspace in a database of its own, with the database's URL.
+    private static func withExample(
+        _ server: String, _ body: @Sendable (DataConnectHarness.Client, String) async throws -> Void
+    ) async throws {
+        try await DataConnectHarness.withDatabase(on: server) { url in
+            var options = DataConnectEmulator.Options()
+            options.postgres = PostgresSettings(url: url, connections: 4)
+            try await DataConnectHarness.run(
+                workspace: nil, options: options, dataFile: nil, project: "demo", mode: .inProcess
+            ) { client in try await body(client, url) }
+        }
+    }
+
+    /// No global lock: 64 mutations at once all commit.
+    @Test func mutationsRunSideBySideAndEachCommits() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withExample(server) { client, _ in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for number in 0..<64 {
+                    group.addTask {
+                        try await client.mutate(
+                            "createMovie",
+                            variables: #"{"title":"Side \#(number)","genre":"Side by side","releaseYear":2026}"#
+                        ).status
+                    }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            let data = try await client.data(#"query { movies(where: {genre: {eq: "Side by side"}}) { _count } }"#)
+            #expect(data["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(64)), "\(data)")
+        }
+    }
+
+    /// `@transaction` mutations are serializable: read-modify-write updates that race are run again, never lost.
+    @Test func racingTransactionsAreRunAgainAndNoUpdateIsLost() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withExample(server) { client, _ in
+            let movie = "0b5c1b1e3a524c7e9d0b6f1e8a2c4d01"
+            let before = try await client.data(#"query { movie(id: "\#(movie)") { releaseYear } }"#)
+            let year = try #require(Self.integer(before["movie"]?["releaseYear"]))
+            try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let exchange = try await client.graphql(
+                            #"mutation @transaction { movie_update(id: "\#(movie)", data: {releaseYear_update: {inc: 1}}) }"#
+                        )
+                        return exchange.json?["errors"]
+                    }
+                }
+                for try await errors in group { #expect(errors == nil, "\(String(describing: errors))") }
+            }
+            let after = try await client.data(#"query { movie(id: "\#(movie)") { releaseYear } }"#)
+            #expect(Self.integer(after["movie"]?["releaseYear"]) == year + 8, "\(after)")
+        }
+    }
+
+    /// A connection the server drops answers at most the operation that used it with UNAVAILABLE; the pool connects
+    /// again and the next operations are answered.
+    @Test func aDroppedConnectionIsUnavailableOnceAndThePoolRecovers() async throws {
+        guard let server = Self.server else { return }
+        try await Self.withExample(server) { client, url in
+            #expect(try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi"}"#).status == 200)
+            let admin = try await PostgresDatabase(location: try PostgresLocation(url: url), connections: 1)
+            try await admin.withSession { session in
+                try await session.run(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                        + "AND pid <> pg_backend_pid()")
+            }
+            await admin.close()
+            var answers: [(Int, String)] = []
+            for _ in 0..<6 {
+                let exchange = try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi"}"#)
+                answers.append((exchange.status, exchange.text))
+            }
+            for (status, text) in answers {
+                #expect(status == 200 || (status == 503 && text.contains("UNAVAILABLE")), "\(status) \(text)")
+            }
+            #expect(answers.last?.0 == 200, "\(answers)")
+            #expect(answers.filter { $0.0 == 503 }.count <= 4, "\(answers)")
         }
     }
 }
