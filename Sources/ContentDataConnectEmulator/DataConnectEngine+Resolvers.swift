@@ -349,7 +349,16 @@ extension DataConnectEngine {
 
     /// A `@view` that SQLite cannot read, with what it said and what to do.
     func viewFailure(_ table: DataConnectSchema.Table, _ message: String) -> FieldFailure {
-        if store.dialect == .postgres { return FieldFailure(description: message) }
+        if store.dialect == .postgres {
+            guard case .named = table.view else {
+                return FieldFailure(
+                    description: "the SELECT of @view(sql:) on \(table.typeName) does not run on PostgreSQL: \(message)"
+                )
+            }
+            return FieldFailure(
+                description: "\(table.typeName) reads the database view \(table.sqlName), which this database does not "
+                    + "have (\(message)): create it in PostgreSQL, or give its SELECT as @view(sql:)")
+        }
         switch table.view {
         case .sql(let sql)?:
             return FieldFailure(

@@ -35,12 +35,7 @@ struct PostgresStore: DataConnectStorage {
             let outcome = try await PostgresSchemaMigration.prepare(
                 schema, on: database, reset: settings.reset, announce: settings.announce)
             for change in outcome.changes { settings.announce(change) }
-            var problems: [String: String] = [:]
-            for table in schema.tables where table.isView {
-                problems[table.typeName] =
-                    "@view types are read on the SQLite engine only so far; run without --postgres to read "
-                    + "\(table.typeName)"
-            }
+            let problems = try await createViews(schema, in: database)
             return PostgresStore(database: database, isNew: outcome.isNew, viewProblems: problems)
         } catch let conflict as PostgresSchemaConflict {
             await database.close()
@@ -49,6 +44,75 @@ struct PostgresStore: DataConnectStorage {
             await database.close()
             throw EmulatorError.database("\(location): \(failure.message)")
         }
+    }
+
+    /// Makes each `@view(sql:)` a view of `public` under the type's SQL name, as the service does, and checks that each
+    /// `@view(name:)` exists.
+    ///
+    /// As on SQLite, the view numbers its rows as `rowid` (which ordering, paging and `distinct` need) and gives `NULL`
+    /// for each field its SELECT does not (the service's documentation: such a field "will always be null"); those
+    /// columns come after the SELECT's own. Each view is made in a transaction of its own, so one PostgreSQL refuses
+    /// is reported and the others are served.
+    ///
+    /// - Returns: What PostgreSQL said of each view it cannot make or find, by type name.
+    private static func createViews(_ schema: DataConnectSchema, in database: PostgresDatabase) async throws
+        -> [String: String]
+    {
+        var problems: [String: String] = [:]
+        for table in schema.tables {
+            switch table.view {
+            case .sql(let sql)?:
+                var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+                while select.hasSuffix(";") {
+                    select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                do {
+                    _ = try NativeSQL.scan(select)
+                } catch {
+                    problems[table.typeName] = "@view(sql:) takes one SELECT"
+                    continue
+                }
+                let name = "\"public\".\(DataConnectStore.quote(table.sqlName))"
+                // On lines of its own, so that a comment at its end does not swallow the closing parenthesis.
+                let numbered = "SELECT row_number() OVER () AS rowid, source.* FROM (\n\(select)\n) AS source"
+                do {
+                    try await database.transaction { session in
+                        try await session.run("DROP VIEW IF EXISTS \(name)")
+                        try await session.run("CREATE VIEW \(name) AS \(numbered)")
+                        let given = Set(
+                            try await session.rows(
+                                "SELECT column_name::text AS name FROM information_schema.columns WHERE "
+                                    + "table_schema = 'public' AND table_name = $1",
+                                [.text(table.sqlName)]
+                            ).compactMap { row -> String? in
+                                guard case .text(let name)? = row["name"] else { return nil }
+                                return name
+                            })
+                        let missing = table.columns.filter { !given.contains($0.sqlName) }
+                        guard !missing.isEmpty else { return }
+                        let nulls = missing.map {
+                            ", NULL::\(PostgresSchemaSQL.type($0)) AS \(DataConnectStore.quote($0.sqlName))"
+                        }
+                        try await session.run(
+                            "CREATE OR REPLACE VIEW \(name) AS SELECT row_number() OVER () AS rowid, source.*"
+                                + nulls.joined() + " FROM (\n\(select)\n) AS source")
+                    }
+                } catch let failure as PostgresFailure {
+                    guard failure.kind == .other else { throw failure }
+                    problems[table.typeName] = failure.message
+                }
+            case .named(let name)?:
+                let found = try await database.withSession { session in
+                    try await session.rows(
+                        "SELECT 1 FROM information_schema.tables WHERE table_schema = 'public' AND table_name = $1",
+                        [.text(name)])
+                }
+                if found.isEmpty { problems[table.typeName] = "no such view: \(name)" }
+            case nil:
+                continue
+            }
+        }
+        return problems
     }
 
     func transaction<T: Sendable>(

@@ -9,12 +9,18 @@ enum SQLDialect: Sendable {
 
     /// The column that tells a table's rows apart within one statement.
     ///
-    /// SQLite's `rowid`, PostgreSQL's `ctid` (a view numbers its rows as `rowid` on SQLite). Used to break ties in ordering and to pick one row per `distinct`
+    /// SQLite's `rowid`, PostgreSQL's `ctid`; a `@view(sql:)` numbers its rows as `rowid` on both. Used to break ties in ordering and to pick one row per `distinct`
     /// group, never to find a row again later: a row is found again by its key.
     func rowIdentity(_ alias: String, table: DataConnectSchema.Table) -> String {
         switch self {
         case .sqlite: return "\(alias).rowid"
-        case .postgres: return table.isView ? "NULL" : "\(alias).ctid"
+        case .postgres:
+            switch table.view {
+            case .sql?: return "\(alias).rowid"
+            // A view of the database's own has nothing to tell its rows apart by.
+            case .named?: return "NULL"
+            case nil: return "\(alias).ctid"
+            }
         }
     }
 

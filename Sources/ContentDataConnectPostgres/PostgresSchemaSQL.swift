@@ -17,9 +17,15 @@ public enum PostgresSchemaSQL {
             + tables.flatMap { foreignKeys($0, in: schema) }
     }
 
-    /// The whole script, as `--print-schema-sql` shows it.
+    /// The whole script, as `--print-schema-sql` shows it: the tables, then each `@view(sql:)` as its SELECT is written.
     public static func script(_ schema: DataConnectSchema) -> String {
-        statements(schema).map { $0 + ";\n" }.joined(separator: "\n")
+        let views = schema.tables.compactMap { table -> String? in
+            guard case .sql(let select)? = table.view else { return nil }
+            var text = select.trimmingCharacters(in: .whitespacesAndNewlines)
+            while text.hasSuffix(";") { text = String(text.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines) }
+            return "CREATE VIEW \(qualified(table.sqlName)) AS\n\(text)"
+        }
+        return (statements(schema) + views).map { $0 + ";\n" }.joined(separator: "\n")
     }
 
     /// An identifier in double quotes, any quote in it doubled.
