@@ -1,4 +1,5 @@
 public import ContentJSON
+internal import Foundation
 
 /// The tables a Data Connect schema declares, with everything Data Connect derives from them: columns,
 /// foreign keys, keys, and the relation fields each table gains.
@@ -113,6 +114,16 @@ extension DataConnectSchema {
 
         /// Whether the type is a `@view`: read-only, without a key, listed but not looked up.
         public var isView: Bool { view != nil }
+
+        /// The SELECT of a `@view(sql:)`, without surrounding space or trailing semicolons, to wrap in other SQL.
+        public var viewSelect: String? {
+            guard case .sql(let sql)? = view else { return nil }
+            var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+            while select.hasSuffix(";") {
+                select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return select
+        }
 
         /// The column for a field name.
         ///

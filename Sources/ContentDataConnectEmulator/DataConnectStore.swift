@@ -100,11 +100,8 @@ struct DataConnectStore: Sendable {
         var problems: [String: String] = [:]
         for table in schema.tables {
             switch table.view {
-            case .sql(let sql)?:
-                var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
-                while select.hasSuffix(";") {
-                    select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
-                }
+            case .sql?:
+                let select = table.viewSelect ?? ""
                 do {
                     // Alone first: GRDB refuses a second statement, which inside parentheses is a syntax error.
                     _ = try db.makeStatement(sql: select)

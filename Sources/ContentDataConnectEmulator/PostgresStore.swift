@@ -61,11 +61,8 @@ struct PostgresStore: DataConnectStorage {
         var problems: [String: String] = [:]
         for table in schema.tables {
             switch table.view {
-            case .sql(let sql)?:
-                var select = sql.trimmingCharacters(in: .whitespacesAndNewlines)
-                while select.hasSuffix(";") {
-                    select = String(select.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
-                }
+            case .sql?:
+                let select = table.viewSelect ?? ""
                 do {
                     _ = try NativeSQL.scan(select)
                 } catch {

@@ -19,11 +19,8 @@ public enum PostgresSchemaSQL {
 
     /// The whole script, as `--print-schema-sql` shows it: the tables, then each `@view(sql:)` as its SELECT is written.
     public static func script(_ schema: DataConnectSchema) -> String {
-        let views = schema.tables.compactMap { table -> String? in
-            guard case .sql(let select)? = table.view else { return nil }
-            var text = select.trimmingCharacters(in: .whitespacesAndNewlines)
-            while text.hasSuffix(";") { text = String(text.dropLast()).trimmingCharacters(in: .whitespacesAndNewlines) }
-            return "CREATE VIEW \(qualified(table.sqlName)) AS\n\(text)"
+        let views = schema.tables.compactMap { table in
+            table.viewSelect.map { "CREATE VIEW \(qualified(table.sqlName)) AS\n\($0)" }
         }
         return (statements(schema) + views).map { $0 + ";\n" }.joined(separator: "\n")
     }

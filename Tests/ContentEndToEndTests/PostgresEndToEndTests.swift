@@ -49,8 +49,9 @@ struct PostgresEndToEndTests {
         try body(url(server, database: name))
     }
 
-    /// The public tables' columns as the catalog describes them, one line each. Views are left out: the engine's
-    /// number their rows, and the script shows each SELECT as written.
+    /// The public tables' columns as the catalog describes them, one line each.
+    ///
+    /// Views are left out: the engine's number their rows, and the script shows each SELECT as written.
     private static func catalog(_ url: String) throws -> String {
         try psql(
             url,
