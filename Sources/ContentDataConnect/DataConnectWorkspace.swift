@@ -22,6 +22,19 @@ public struct DataConnectWorkspace: Sendable {
     public var seedFile: URL?
     /// Parts of the workspace that are read but not served (for example an HTTP GraphQL data source).
     public var notes: [String]
+    /// How a PostgreSQL database's tables are held to the schema (`schema.datasource.postgresql.schemaValidation`).
+    public var schemaValidation: SchemaValidation = .strict
+
+    /// How a PostgreSQL database's tables are held to the schema.
+    ///
+    /// The service's API reference (`PostgreSql.schemaValidation`): unspecified is `STRICT`, which wants the SQL DDL
+    /// to match the schema exactly; `COMPATIBLE` wants every table and column the schema uses and accepts unknown
+    /// ones; `NONE` checks nothing, so generated SQL may fail when it runs.
+    public enum SchemaValidation: String, Sendable {
+        case strict = "STRICT"
+        case compatible = "COMPATIBLE"
+        case none = "NONE"
+    }
 
     /// The connector with an id.
     ///
@@ -71,7 +84,16 @@ public struct DataConnectWorkspace: Sendable {
         let manifest = try decodeYAML(Manifest.self, at: manifestURL)
         var notes: [String] = []
         var schemaFolders: [String] = []
+        var validation = SchemaValidation.strict
         for entry in (manifest.schema.map { [$0] } ?? []) + (manifest.schemas ?? []) {
+            if let given = entry.datasource?.postgresql?.schemaValidation {
+                guard let known = SchemaValidation(rawValue: given) else {
+                    throw DataConnectWorkspaceError(
+                        file: manifestURL.path,
+                        "schema.datasource.postgresql.schemaValidation is STRICT, COMPATIBLE or NONE, not \(given)")
+                }
+                validation = known
+            }
             if entry.datasource?.httpGraphql != nil {
                 notes.append(
                     "schema \(entry.id ?? entry.source) is an HTTP GraphQL data source; its fields are not served")
@@ -104,7 +126,7 @@ public struct DataConnectWorkspace: Sendable {
             connectors.append(connector)
         }
         let seed = directory.appendingPathComponent("seed_data.gql")
-        return DataConnectWorkspace(
+        var workspace = DataConnectWorkspace(
             directory: directory,
             serviceID: manifest.serviceId,
             location: manifest.location,
@@ -114,6 +136,8 @@ public struct DataConnectWorkspace: Sendable {
             seedFile: FileManager.default.fileExists(atPath: seed.path) ? seed : nil,
             notes: notes
         )
+        workspace.schemaValidation = validation
+        return workspace
     }
 
     // MARK: - Files
@@ -121,7 +145,10 @@ public struct DataConnectWorkspace: Sendable {
     private struct Manifest: Decodable {
         struct SchemaEntry: Decodable {
             struct Datasource: Decodable {
-                var postgresql: YAMLNode?
+                struct PostgreSQL: Decodable {
+                    var schemaValidation: String?
+                }
+                var postgresql: PostgreSQL?
                 var httpGraphql: YAMLNode?
             }
             var id: String?

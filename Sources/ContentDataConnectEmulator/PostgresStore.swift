@@ -19,7 +19,9 @@ struct PostgresStore: DataConnectStorage {
     ///
     /// - Throws: ``EmulatorError``: `.transport` when the server cannot be reached or refuses the login, `.workspace`
     ///   when its tables conflict with the schema.
-    static func open(_ settings: PostgresSettings, schema: DataConnectSchema) async throws -> PostgresStore {
+    static func open(
+        _ settings: PostgresSettings, schema: DataConnectSchema, validation: DataConnectWorkspace.SchemaValidation
+    ) async throws -> PostgresStore {
         let location = try settings.location()
         let database: PostgresDatabase
         do {
@@ -33,7 +35,7 @@ struct PostgresStore: DataConnectStorage {
         }
         do {
             let outcome = try await PostgresSchemaMigration.prepare(
-                schema, on: database, reset: settings.reset, announce: settings.announce)
+                schema, on: database, validation: validation, reset: settings.reset, announce: settings.announce)
             for change in outcome.changes { settings.announce(change) }
             let problems = try await createViews(schema, in: database)
             return PostgresStore(database: database, isNew: outcome.isNew, viewProblems: problems)

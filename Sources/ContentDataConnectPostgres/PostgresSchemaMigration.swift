@@ -36,12 +36,16 @@ public enum PostgresSchemaMigration {
     /// - Parameters:
     ///   - schema: The tables.
     ///   - database: The server.
+    ///   - validation: How the existing tables are held to the schema: `STRICT` refuses a column the schema does not
+    ///     have, a changed type and a column made required; `COMPATIBLE` accepts columns the schema does not use;
+    ///   `NONE` checks nothing. Missing tables and columns are made in every mode.
     ///   - reset: Whether to drop the schema's existing tables first.
     ///   - announce: Told each table `reset` drops, before it is dropped.
     /// - Returns: Whether the tables are new, and what changed.
     /// - Throws: ``PostgresSchemaConflict``, or ``PostgresFailure``.
     public static func prepare(
-        _ schema: DataConnectSchema, on database: PostgresDatabase, reset: Bool, announce: (String) -> Void
+        _ schema: DataConnectSchema, on database: PostgresDatabase,
+        validation: DataConnectWorkspace.SchemaValidation = .strict, reset: Bool, announce: (String) -> Void
     ) async throws -> Outcome {
         let tables = schema.tables.filter { !$0.isView }
         var existing = try await catalog(database)
@@ -90,6 +94,7 @@ public enum PostgresSchemaMigration {
                     continue
                 }
                 let wanted = PostgresSchemaSQL.catalogType(column)
+                if validation == .none { continue }
                 guard found.type == wanted else {
                     throw PostgresSchemaConflict(
                         table: table.sqlName, column: column.sqlName,
@@ -102,9 +107,12 @@ public enum PostgresSchemaMigration {
                 }
             }
             let kept = Set(table.columns.map(\.sqlName))
-            if let dropped = columns.keys.sorted().first(where: { !kept.contains($0) }) {
+            if validation == .strict, let dropped = columns.keys.sorted().first(where: { !kept.contains($0) }) {
                 throw PostgresSchemaConflict(
-                    table: table.sqlName, column: dropped, reason: "the schema no longer has this column")
+                    table: table.sqlName, column: dropped,
+                    reason: "the schema does not have this column, which schemaValidation STRICT (the default) "
+                        + "refuses; set schema.datasource.postgresql.schemaValidation: COMPATIBLE in dataconnect.yaml "
+                        + "to keep it")
             }
             // Indexes are named, so one the database lacks is made and one it has is left alone.
             statements += PostgresSchemaSQL.indexes(table)

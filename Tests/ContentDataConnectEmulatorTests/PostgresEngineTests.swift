@@ -1,4 +1,5 @@
 import ContentCore
+import ContentDataConnect
 import ContentDataConnectPostgres
 import ContentEmulator
 import ContentEmulatorTesting
@@ -200,6 +201,56 @@ extension PostgresEngineTests {
             }
             #expect(answers.last?.0 == 200, "\(answers)")
             #expect(answers.filter { $0.0 == 503 }.count <= 4, "\(answers)")
+        }
+    }
+}
+
+extension PostgresEngineTests {
+    /// A workspace whose `dataconnect.yaml` may set `schemaValidation`.
+    private static func workspace(_ schema: String, validation: String?) throws -> URL {
+        let datasource = validation.map { "  datasource:\n    postgresql:\n      schemaValidation: \($0)\n" } ?? ""
+        return try DataConnectHarness.workspace([
+            "dataconnect.yaml":
+                "serviceId: test\nlocation: us-central1\nschema:\n  source: ./schema\n\(datasource)connectorDirs: [./app]\n",
+            "schema/schema.gql": schema,
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql": "query notes @auth(level: PUBLIC) { notes { text } }",
+        ])
+    }
+
+    @Test func schemaValidationIsReadFromDataconnectYAMLAndAnUnknownModeIsNamed() throws {
+        let folder = try Self.workspace("type Note @table { text: String! }", validation: "COMPATIBLE")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try DataConnectWorkspace.load(from: folder).schemaValidation == .compatible)
+        let plain = try Self.workspace("type Note @table { text: String! }", validation: nil)
+        defer { try? FileManager.default.removeItem(at: plain) }
+        #expect(try DataConnectWorkspace.load(from: plain).schemaValidation == .strict)
+        let wrong = try Self.workspace("type Note @table { text: String! }", validation: "LOOSE")
+        defer { try? FileManager.default.removeItem(at: wrong) }
+        let error = #expect(throws: DataConnectWorkspaceError.self) { try DataConnectWorkspace.load(from: wrong) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("STRICT, COMPATIBLE or NONE, not LOOSE"))
+    }
+
+    /// A column the schema no longer has: refused under STRICT (the service's default), kept under COMPATIBLE.
+    @Test func aColumnTheSchemaDropsIsRefusedUnderStrictAndKeptUnderCompatible() async throws {
+        guard let server = Self.server else { return }
+        try await DataConnectHarness.withDatabase(on: server) { url in
+            func start(_ schema: String, validation: String?) async throws {
+                let folder = try Self.workspace(schema, validation: validation)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                var options = DataConnectEmulator.Options()
+                options.postgres = PostgresSettings(url: url, connections: 1)
+                let emulator = try await DataConnectEmulator(workspace: folder, options: options)
+                await emulator.engine.store.close()
+            }
+            try await start("type Note @table { text: String!, stars: Int }", validation: nil)
+            let refusal = await #expect(throws: EmulatorError.self) {
+                try await start("type Note @table { text: String! }", validation: nil)
+            }
+            let text = refusal.map { "\($0)" } ?? ""
+            #expect(text.contains("note.stars: the schema does not have this column"), "\(text)")
+            #expect(text.contains("schemaValidation: COMPATIBLE"), "\(text)")
+            try await start("type Note @table { text: String! }", validation: "COMPATIBLE")
         }
     }
 }
