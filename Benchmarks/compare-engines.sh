@@ -2,7 +2,8 @@
 # The Data Connect emulator on SQLite and on PostgreSQL, side by side in one run, against the framework floor (a
 # trivial route of the same server): 64 connections (h2load --h1, from Debian's nghttp2-client), each sending one
 # request at a time, for listMoviesByGenre (a query) and createMovie (a mutation) on the examples workspace. Prints
-# req/s and p50/p99 latency from h2load's per-request log.
+# req/s, p50/p99 latency from h2load's per-request log, and how many cores the server process used meanwhile (its
+# user and system time from /proc over the wall time).
 #
 # PostgreSQL: the server CONTENT_BENCH_POSTGRES names (its tables for the sample are dropped and made again), or
 # else a throwaway cluster started here from Debian's postgresql package (initdb, as the user postgres when run as
@@ -64,7 +65,12 @@ start() {
     exit 1
 }
 start 9611 9612 "$work/sqlite.log"
+sqlite_pid=${pids[-1]}
 start 9621 9622 "$work/postgres.log" --postgres "$url" --reset --postgres-pool 32
+postgres_pid=${pids[-1]}
+ticks_per_second=$(getconf CLK_TCK)
+# User plus system time of a process, in clock ticks.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 name="projects/bench/locations/us-central1/services/content-sample/connectors/movies"
 printf '{"operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' > "$work/query.json"
@@ -76,21 +82,29 @@ percentiles() {
         printf "p50 %6.2f ms, p99 %6.2f ms", d[int(NR * 0.50)] / 1000, d[int(NR * 0.99)] / 1000 }'
 }
 run() {
-    local label=$1 requests=$2
-    shift 2
+    local label=$1 requests=$2 server=$3
+    shift 3
+    local before started
+    before=$(ticks "$server")
+    started=$(date +%s.%N)
     h2load --h1 -n "$requests" -c "$connections" -m 1 --log-file="$work/run.log" "$@" > "$work/run.out"
-    local rate failed
+    local cores rate failed
+    cores=$(awk -v t="$(( $(ticks "$server") - before ))" -v hz="$ticks_per_second" -v s="$started" -v e="$(date +%s.%N)" \
+        'BEGIN { printf "%.2f", t / hz / (e - s) }')
     rate=$(grep -o '[0-9.]* req/s' "$work/run.out" | head -1)
     failed=$(grep -o '[0-9]* failed' "$work/run.out" | head -1)
-    printf '%-32s %14s, %s (%s)\n' "$label" "$rate" "$(percentiles "$work/run.log")" "$failed"
+    printf '%-32s %14s, %s, server %s cores (%s)\n' "$label" "$rate" "$(percentiles "$work/run.log")" "$cores" \
+        "$failed"
 }
 echo "examples workspace, $connections connections, one request at a time on each:"
-run "floor: GET adapter route" "$floor_requests" "http://127.0.0.1:9612/mfp/api/adapters/JavaAdapter/users"
+run "floor: GET adapter route" "$floor_requests" "$sqlite_pid" \
+    "http://127.0.0.1:9612/mfp/api/adapters/JavaAdapter/users"
 for engine in sqlite postgres; do
     port=$([ "$engine" = sqlite ] && echo 9611 || echo 9621)
+    server=$([ "$engine" = sqlite ] && echo "$sqlite_pid" || echo "$postgres_pid")
     base="http://127.0.0.1:$port/v1/$name"
-    run "$engine: listMoviesByGenre" "$queries" -d "$work/query.json" -H 'content-type: application/json' \
-        "$base:executeQuery"
-    run "$engine: createMovie" "$mutations" -d "$work/mutation.json" -H 'content-type: application/json' \
-        "$base:executeMutation"
+    run "$engine: listMoviesByGenre" "$queries" "$server" -d "$work/query.json" \
+        -H 'content-type: application/json' "$base:executeQuery"
+    run "$engine: createMovie" "$mutations" "$server" -d "$work/mutation.json" \
+        -H 'content-type: application/json' "$base:executeMutation"
 done
