@@ -24,6 +24,8 @@ public struct DataConnectWorkspace: Sendable {
     public var notes: [String]
     /// How a PostgreSQL database's tables are held to the schema (`schema.datasource.postgresql.schemaValidation`).
     public var schemaValidation: SchemaValidation = .strict
+    /// The PostgreSQL database the service keeps its tables in (`schema.datasource.postgresql.database`).
+    public var postgresDatabase: String?
 
     /// How a PostgreSQL database's tables are held to the schema.
     ///
@@ -85,7 +87,9 @@ public struct DataConnectWorkspace: Sendable {
         var notes: [String] = []
         var schemaFolders: [String] = []
         var validation = SchemaValidation.strict
+        var database: String?
         for entry in (manifest.schema.map { [$0] } ?? []) + (manifest.schemas ?? []) {
+            if database == nil { database = entry.datasource?.postgresql?.database }
             if let given = entry.datasource?.postgresql?.schemaValidation {
                 guard let known = SchemaValidation(rawValue: given) else {
                     throw DataConnectWorkspaceError(
@@ -137,6 +141,7 @@ public struct DataConnectWorkspace: Sendable {
             notes: notes
         )
         workspace.schemaValidation = validation
+        workspace.postgresDatabase = database
         return workspace
     }
 
@@ -146,6 +151,7 @@ public struct DataConnectWorkspace: Sendable {
         struct SchemaEntry: Decodable {
             struct Datasource: Decodable {
                 struct PostgreSQL: Decodable {
+                    var database: String?
                     var schemaValidation: String?
                 }
                 var postgresql: PostgreSQL?

@@ -106,8 +106,7 @@ struct DataConnectEngine: Sendable {
         // the emulator follows the service.
         // The full-text indexes are part of the file too (none without `@searchable`, so older files still open).
         if let postgres {
-            store = try await PostgresStore.open(
-                postgres, schema: workspace.schema, validation: workspace.schemaValidation)
+            store = try await PostgresStore.open(postgres, workspace: workspace)
         } else {
             let tables =
                 workspace.schema.tables.filter { !$0.isView }.map {

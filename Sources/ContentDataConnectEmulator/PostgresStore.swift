@@ -19,23 +19,31 @@ struct PostgresStore: DataConnectStorage {
     ///
     /// - Throws: ``EmulatorError``: `.transport` when the server cannot be reached or refuses the login, `.workspace`
     ///   when its tables conflict with the schema.
-    static func open(
-        _ settings: PostgresSettings, schema: DataConnectSchema, validation: DataConnectWorkspace.SchemaValidation
-    ) async throws -> PostgresStore {
-        let location = try settings.location()
+    /// A URL without a database uses the one `dataconnect.yaml` names (`schema.datasource.postgresql.database`), as
+    /// Firebase's emulator names the database it makes.
+    static func open(_ settings: PostgresSettings, workspace: DataConnectWorkspace) async throws -> PostgresStore {
+        let schema = workspace.schema
+        var location = try settings.location()
+        if !location.namesDatabase, let database = workspace.postgresDatabase {
+            location.database = database
+            location.namesDatabase = true
+        }
+        settings.announce("keeping rows in \(location)")
         let database: PostgresDatabase
         do {
             database = try await PostgresDatabase(location: location, connections: settings.connections)
         } catch let failure as PostgresFailure {
             let check =
                 failure.kind == .login
-                ? "check the user, password and database name in the URL"
+                ? "check the user, password and database name in the URL (a URL without one uses dataconnect.yaml's "
+                    + "schema.datasource.postgresql.database; createdb makes it)"
                 : "check that PostgreSQL runs there and accepts connections (pg_isready)"
             throw EmulatorError.transport("cannot connect to \(location): \(failure.message); \(check)")
         }
         do {
             let outcome = try await PostgresSchemaMigration.prepare(
-                schema, on: database, validation: validation, reset: settings.reset, announce: settings.announce)
+                schema, on: database, validation: workspace.schemaValidation, reset: settings.reset,
+                announce: settings.announce)
             for change in outcome.changes { settings.announce(change) }
             let problems = try await createViews(schema, in: database)
             return PostgresStore(database: database, isNew: outcome.isNew, viewProblems: problems)

@@ -19,6 +19,8 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     public var password: String?
     /// The database.
     public var database: String
+    /// Whether the URL names the database (else it is libpq's default, the user's name).
+    public var namesDatabase: Bool
     /// Whether to use TLS.
     public var tlsMode: TLSMode
 
@@ -67,6 +69,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         password = query["password"] ?? components.password?.removingPercentEncoding
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = query["dbname"] ?? (path.isEmpty ? user : path.removingPercentEncoding ?? path)
+        namesDatabase = query["dbname"] != nil || !path.isEmpty
         switch query["sslmode"] ?? "prefer" {
         case "disable": tlsMode = .disable
         case "allow", "prefer": tlsMode = socket == nil ? .prefer : .disable

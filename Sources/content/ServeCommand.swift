@@ -363,7 +363,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let postgresURL {
             var settings = PostgresSettings(url: postgresURL, connections: postgresPool, reset: reset)
             settings.announce = { StandardError.write("content: dataconnect: \($0)") }
-            StandardError.write("content: dataconnect: keeping rows in \(try settings.checkedLocation())")
+            // A URL that is not one is a usage error, before anything starts.
+            _ = try settings.checkedLocation()
             dataConnect.postgres = settings
         }
         options.set(dataConnect, for: DataConnectEmulator.self)

@@ -91,7 +91,7 @@ struct PostgresEngineTests {
                     #expect(body["errors"] == nil, "\(body.jsonText)")
                 }
                 await emulator.engine.store.close()
-                return changes.values
+                return changes.values.filter { !$0.hasPrefix("keeping rows in") }
             }
             #expect(try await start(first) == ["created table public.note"])
             #expect(
@@ -206,9 +206,12 @@ extension PostgresEngineTests {
 }
 
 extension PostgresEngineTests {
-    /// A workspace whose `dataconnect.yaml` may set `schemaValidation`.
-    private static func workspace(_ schema: String, validation: String?) throws -> URL {
-        let datasource = validation.map { "  datasource:\n    postgresql:\n      schemaValidation: \($0)\n" } ?? ""
+    /// A workspace whose `dataconnect.yaml` may set `schemaValidation` and the database.
+    private static func workspace(_ schema: String, validation: String?, database: String? = nil) throws -> URL {
+        let settings =
+            (validation.map { "      schemaValidation: \($0)\n" } ?? "")
+            + (database.map { "      database: \($0)\n" } ?? "")
+        let datasource = settings.isEmpty ? "" : "  datasource:\n    postgresql:\n" + settings
         return try DataConnectHarness.workspace([
             "dataconnect.yaml":
                 "serviceId: test\nlocation: us-central1\nschema:\n  source: ./schema\n\(datasource)connectorDirs: [./app]\n",
@@ -229,6 +232,28 @@ extension PostgresEngineTests {
         defer { try? FileManager.default.removeItem(at: wrong) }
         let error = #expect(throws: DataConnectWorkspaceError.self) { try DataConnectWorkspace.load(from: wrong) }
         #expect("\(error.map { "\($0)" } ?? "")".contains("STRICT, COMPATIBLE or NONE, not LOOSE"))
+    }
+
+    /// A URL without a database uses the one `dataconnect.yaml` names, as Firebase's emulator names its database.
+    @Test func aURLWithoutADatabaseUsesTheOneDataconnectYAMLNames() async throws {
+        guard let server = Self.server else { return }
+        try await DataConnectHarness.withDatabase(on: server) { url in
+            let name = try #require(URLComponents(string: url)?.path.dropFirst()).description
+            var bare = try #require(URLComponents(string: url))
+            bare.path = ""
+            let folder = try Self.workspace("type Note @table { text: String! }", validation: nil, database: name)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var options = DataConnectEmulator.Options()
+            let lines = NIOLockedStrings()
+            options.postgres = PostgresSettings(url: try #require(bare.string), connections: 1) { lines.append($0) }
+            let emulator = try await DataConnectEmulator(workspace: folder, options: options)
+            await emulator.engine.store.close()
+            #expect(lines.values.first?.hasSuffix("/\(name)") == true, "\(lines.values)")
+            let database = try await PostgresDatabase(location: try PostgresLocation(url: url), connections: 1)
+            let tables = try await database.withSession { try await $0.rows("SELECT count(*) AS n FROM note") }
+            await database.close()
+            #expect(tables.first?["n"] == .integer(0))
+        }
     }
 
     /// A column the schema no longer has: refused under STRICT (the service's default), kept under COMPATIBLE.
