@@ -85,6 +85,8 @@ run() {
     local label=$1 requests=$2 server=$3
     shift 3
     local before started
+    # h2load appends to its log: each run starts from an empty one.
+    rm -f "$work/run.log"
     before=$(ticks "$server")
     started=$(date +%s.%N)
     h2load --h1 -n "$requests" -c "$connections" -m 1 --log-file="$work/run.log" "$@" > "$work/run.out"

@@ -65,6 +65,8 @@ extension AEMEmulator {
                 configuration: configuration, name: name, query: query, cacheControl: cacheControl,
                 surrogateControl: surrogateControl)
         )
+        // Before the persist is acknowledged: no answer made from the old query is served after it.
+        answers.removeAll()
         return Self.json(
             status: isUpdate ? .ok : .created,
             [

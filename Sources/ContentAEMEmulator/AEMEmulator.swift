@@ -75,6 +75,8 @@ public struct AEMEmulator: Sendable {
     let store: FragmentStore
     let engine: AEMGraphQLEngine
     let options: Options
+    /// Persisted-query answers, kept until a write.
+    let answers = PersistedAnswers()
     /// The emulated IMS token endpoints, for the integrations in `aem/ims.yaml`.
     let ims: IMSIssuer
     /// Content Fragment Delivery's rate limit, when one is played.
@@ -201,6 +203,10 @@ public struct AEMEmulator: Sendable {
         }
         let configuration = String(parts[0])
         let name = String(parts[1])
+        let key = PersistedAnswers.key(configuration: configuration, name: name, segments: pairs, posted: posted)
+        if let kept = answers.answer(for: key) {
+            return Self.revalidated(request, bytes: kept.bytes, etag: kept.etag, headers: kept.headers)
+        }
         let stored: AEMWorkspace.PersistedQuery?
         do {
             guard try store.configurations().contains(configuration) else {
@@ -265,13 +271,28 @@ public struct AEMEmulator: Sendable {
         if let surrogate = stored.surrogateControl, let name = HTTPField.Name("Surrogate-Control") {
             headers[name] = surrogate
         }
-        return Self.revalidated(request, bytes: engine.serialized(body), headers: headers)
+        let bytes = engine.serialized(body)
+        let etag = Self.etag(bytes)
+        // Only whole answers are kept: one with errors may come from a limit or a time budget, not the content.
+        if body["errors"] == nil {
+            answers.keep(PersistedAnswers.Answer(bytes: bytes, etag: etag, headers: headers), for: key)
+        }
+        return Self.revalidated(request, bytes: bytes, etag: etag, headers: headers)
+    }
+
+    /// The `ETag` of a body: made from its bytes, so the same answer has the same one.
+    static func etag(_ bytes: [UInt8]) -> String {
+        "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
     }
 
     /// A 200 with the bytes and an `ETag` made from them, or 304 with the headers alone when the client holds them.
     static func revalidated(_ request: Request, bytes: [UInt8], headers: HTTPFields) -> Response {
+        revalidated(request, bytes: bytes, etag: etag(bytes), headers: headers)
+    }
+
+    /// A 200 with the bytes and their `ETag`, or 304 with the headers alone when the client holds them.
+    static func revalidated(_ request: Request, bytes: [UInt8], etag: String, headers: HTTPFields) -> Response {
         var headers = headers
-        let etag = "\"\(stableUUID(String(decoding: bytes, as: UTF8.self)))\""
         headers[.eTag] = etag
         if request.headers[.ifNoneMatch] == etag {
             headers[.contentType] = nil

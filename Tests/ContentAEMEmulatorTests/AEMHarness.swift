@@ -51,6 +51,18 @@ enum AEMHarness {
             AEMEmulator.self, workspace: directory.deletingLastPathComponent(), options: options, mode: mode
         ) { _, client in try await body(client) }
     }
+
+    /// Runs the AEM emulator in process for `body`, which also gets the emulator to look inside.
+    static func runService<Result: Sendable>(
+        options: AEMEmulator.Options = AEMEmulator.Options(),
+        _ body: @Sendable (AEMEmulator, Client) async throws -> Result
+    ) async throws -> Result {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        return try await EmulatorTesting.run(
+            AEMEmulator.self, workspace: directory.deletingLastPathComponent(), options: options, mode: .inProcess,
+            body)
+    }
 }
 
 /// The 16 WKND adventures' facts, read from the corpus, or nil when it is absent.
