@@ -5,6 +5,7 @@ internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
 internal import GraphQL
+internal import NIOConcurrencyHelpers
 internal import OrderedCollections
 
 /// Executes GraphQL against the fragments in a ``FragmentStore``, with the schema AEM would generate.
@@ -18,6 +19,9 @@ struct AEMGraphQLEngine: Sendable {
     let models: [String: ContentFragmentModel]
     let publishBase: String
     let limits: GraphQLLimits
+    /// The four forms of each rich text already rendered, by its HTML: the texts are the stored fragments' own, so
+    /// there are at most as many as the content holds, and each is read once instead of on every request.
+    private let richTexts = NIOLockedValueBox([String: [String: any Sendable]]())
 
     /// Builds the schema for a workspace's models.
     ///
@@ -313,10 +317,13 @@ struct AEMGraphQLEngine: Sendable {
     ) throws -> (any Sendable)? {
         switch (field.type, value) {
         case (.multiline, .string(let html)):
+            if let forms = richTexts.withLockedValue({ $0[html] }) { return forms }
             let text = RichText(html: html)
-            return [
+            let forms: [String: any Sendable] = [
                 "html": html, "plaintext": text.plaintext, "markdown": text.markdown, "json": text.json,
-            ] as [String: any Sendable]
+            ]
+            richTexts.withLockedValue { $0[html] = forms }
+            return forms
         case (.number, .number(let number)):
             return number.doubleValue ?? 0
         case (.integer, .number(let number)):

@@ -2,6 +2,7 @@ internal import ContentEmulator
 internal import ContentJSON
 internal import Foundation
 internal import GRDB
+internal import NIOConcurrencyHelpers
 
 /// Content fragments and persisted queries in SQLite: in memory by default, in a file with `--data`.
 ///
@@ -9,6 +10,16 @@ internal import GRDB
 /// model and the GraphQL layer filters, sorts and pages them.
 struct FragmentStore: Sendable {
     private let database: DatabaseQueue
+    /// Fragments already read and parsed, by path, id and model: at most every fragment once. Fragments change only
+    /// when ``seed(from:)`` loads them, before anything is served, and it empties this; the emulator has no other write
+    /// to them.
+    private let read = NIOLockedValueBox(ReadFragments())
+
+    private struct ReadFragments {
+        var byPath: [String: AEMWorkspace.Fragment?] = [:]
+        var byID: [String: AEMWorkspace.Fragment?] = [:]
+        var byModel: [String: [AEMWorkspace.Fragment]] = [:]
+    }
 
     /// Opens (or creates) a store.
     ///
@@ -59,6 +70,7 @@ struct FragmentStore: Sendable {
     /// - Parameter workspace: The workspace.
     /// - Throws: ``EmulatorError/database(_:)``.
     func seed(from workspace: AEMWorkspace) throws {
+        read.withLockedValue { $0 = ReadFragments() }
         do {
             try database.write { db in
                 let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fragment") ?? 0
@@ -90,12 +102,15 @@ struct FragmentStore: Sendable {
 
     /// Every fragment of a model, by path.
     func fragments(model: String) throws -> [AEMWorkspace.Fragment] {
-        try database.read { db in
+        if let known = read.withLockedValue({ $0.byModel[model] }) { return known }
+        let found = try database.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT path, id, model, data FROM fragment WHERE model = ? ORDER BY path", arguments: [model]
             )
             .map(Self.fragment)
         }
+        read.withLockedValue { $0.byModel[model] = found }
+        return found
     }
 
     /// The fragments under a folder (every one when it is `/`), in path order, after a path and at most `limit`.
@@ -114,18 +129,25 @@ struct FragmentStore: Sendable {
 
     /// The fragment with an id.
     func fragment(id: String) throws -> AEMWorkspace.Fragment? {
-        try database.read { db in
+        if let known = read.withLockedValue({ $0.byID[id] }) { return known }
+        let found = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT path, id, model, data FROM fragment WHERE id = ?", arguments: [id])
                 .map(Self.fragment)
         }
+        // Only fragments that exist are kept: the ids asked for are the client's, and unbounded.
+        if let found { read.withLockedValue { $0.byID[id] = .some(found) } }
+        return found
     }
 
     /// The fragment at a path.
     func fragment(path: String) throws -> AEMWorkspace.Fragment? {
-        try database.read { db in
+        if let known = read.withLockedValue({ $0.byPath[path] }) { return known }
+        let found = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT path, id, model, data FROM fragment WHERE path = ?", arguments: [path])
                 .map(Self.fragment)
         }
+        if let found { read.withLockedValue { $0.byPath[path] = .some(found) } }
+        return found
     }
 
     private static func fragment(_ row: Row) throws -> AEMWorkspace.Fragment {
