@@ -10,9 +10,10 @@ internal import NIOConcurrencyHelpers
 /// model and the GraphQL layer filters, sorts and pages them.
 struct FragmentStore: Sendable {
     private let database: DatabaseQueue
-    /// Fragments already read and parsed, by path, id and model: at most every fragment once. Fragments change only
-    /// when ``seed(from:)`` loads them, before anything is served, and it empties this; the emulator has no other write
-    /// to them.
+    /// Fragments already read and parsed, by path, id and model: at most every fragment once.
+    ///
+    /// Fragments change only when ``seed(from:)`` loads them, before anything is served, and it empties this; the
+    /// emulator has no other write to them.
     private let read = NIOLockedValueBox(ReadFragments())
 
     private struct ReadFragments {
