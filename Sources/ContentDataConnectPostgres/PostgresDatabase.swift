@@ -38,7 +38,7 @@ public struct PostgresFailure: Error, CustomStringConvertible, Sendable {
     /// The message.
     public var description: String { message }
 
-    /// Classifies an error of PostgresNIO.
+    /// Classifies an error of PostgresNIO (anything else, when connecting).
     static func from(_ error: any Error, location: PostgresLocation) -> PostgresFailure {
         if let failure = error as? PostgresFailure { return failure }
         guard let error = error as? PSQLError else {
@@ -178,18 +178,23 @@ public final class PostgresDatabase: Sendable {
             return try await client.withConnection { connection in
                 let session = PostgresSession(connection: connection, location: location)
                 let mode = (serializable ? " ISOLATION LEVEL SERIALIZABLE" : "") + (readOnly ? " READ ONLY" : "")
-                try await session.run("BEGIN" + mode)
-                let result: (T, commit: Bool)
                 do {
-                    result = try await body(session)
+                    try await session.run("BEGIN" + mode)
+                    let result = try await body(session)
+                    try await session.run(result.commit ? "COMMIT" : "ROLLBACK")
+                    return result.0
                 } catch {
-                    try? await session.run("ROLLBACK")
+                    // A connection that cannot roll back (its request was cancelled mid-statement, say) is in a state
+                    // no one knows: closed, so that the pool never hands an open transaction to the next operation.
+                    do {
+                        try await session.run("ROLLBACK")
+                    } catch {
+                        try? await connection.close()
+                    }
                     throw error
                 }
-                try await session.run(result.commit ? "COMMIT" : "ROLLBACK")
-                return result.0
             }
-        } catch {
+        } catch let error as PSQLError {
             throw PostgresFailure.from(error, location: location)
         }
     }
@@ -205,7 +210,7 @@ public final class PostgresDatabase: Sendable {
             return try await client.withConnection { connection in
                 try await body(PostgresSession(connection: connection, location: location))
             }
-        } catch {
+        } catch let error as PSQLError {
             throw PostgresFailure.from(error, location: location)
         }
     }
@@ -244,7 +249,7 @@ public struct PostgresSession: Sendable {
                 records.append(PostgresRecord(columns: names, values: row.map(PostgresValueDecoding.value)))
             }
             return records
-        } catch {
+        } catch let error as PSQLError {
             throw PostgresFailure.from(error, location: location)
         }
     }
