@@ -17,8 +17,8 @@ struct FragmentStore: Sendable {
     private let read = NIOLockedValueBox(ReadFragments())
 
     private struct ReadFragments {
-        var byPath: [String: AEMWorkspace.Fragment?] = [:]
-        var byID: [String: AEMWorkspace.Fragment?] = [:]
+        var byPath: [String: AEMWorkspace.Fragment] = [:]
+        var byID: [String: AEMWorkspace.Fragment] = [:]
         var byModel: [String: [AEMWorkspace.Fragment]] = [:]
     }
 
@@ -136,7 +136,7 @@ struct FragmentStore: Sendable {
                 .map(Self.fragment)
         }
         // Only fragments that exist are kept: the ids asked for are the client's, and unbounded.
-        if let found { read.withLockedValue { $0.byID[id] = .some(found) } }
+        if let found { read.withLockedValue { $0.byID[id] = found } }
         return found
     }
 
@@ -147,7 +147,7 @@ struct FragmentStore: Sendable {
             try Row.fetchOne(db, sql: "SELECT path, id, model, data FROM fragment WHERE path = ?", arguments: [path])
                 .map(Self.fragment)
         }
-        if let found { read.withLockedValue { $0.byPath[path] = .some(found) } }
+        if let found { read.withLockedValue { $0.byPath[path] = found } }
         return found
     }
 

@@ -34,10 +34,15 @@ package enum DataConnectCalendar {
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 
+    /// `value / divisor` rounded down, for instants before 1970 (a positive divisor).
+    package static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient
+    }
+
     /// The canonical text of an instant: seconds since 1970 and a microsecond fraction.
     package static func timestampText(seconds: Int64, microseconds: Int) -> String {
-        let quotient = seconds / 86_400
-        let days = seconds % 86_400 != 0 && seconds < 0 ? quotient - 1 : quotient
+        let days = floorDivide(seconds, 86_400)
         let rest = Int(seconds - days * 86_400)
         let (year, month, day) = date(days: Int(days))
         return String(

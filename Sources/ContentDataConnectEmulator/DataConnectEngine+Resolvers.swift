@@ -275,7 +275,7 @@ extension DataConnectEngine {
     /// A native SQL field's statement, its refusal turned into the field's error.
     func nativeStatement(_ kind: NativeSQL.Kind, info: GraphQLResolveInfo) throws -> NativeSQL {
         do {
-            return try NativeSQL(field: info, kind: kind)
+            return try NativeSQL(field: info, kind: kind, dialect: store.dialect)
         } catch let failure as NativeSQL.Failure {
             throw FieldFailure(description: failure.description)
         }

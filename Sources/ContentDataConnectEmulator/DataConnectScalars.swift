@@ -156,7 +156,7 @@ enum DataConnectScalars {
     /// RFC 3339 to canonical UTC with microseconds: `2024-05-01T12:00:00.000000Z`.
     static func timestamp(_ text: String) -> String? {
         guard let instant = instant(text) else { return nil }
-        return canonical(seconds: instant.seconds, microseconds: instant.microseconds)
+        return DataConnectCalendar.timestampText(seconds: instant.seconds, microseconds: instant.microseconds)
     }
 
     /// Seconds since 1970 and the microsecond fraction of an RFC 3339 timestamp.
@@ -193,15 +193,10 @@ enum DataConnectScalars {
             offsetSeconds = sign * (hours * 3600 + minutes * 60)
         }
         let dayParts = day.split(separator: "-").compactMap { Int($0) }
-        let days = daysFromCivil(year: dayParts[0], month: dayParts[1], day: dayParts[2])
+        let days = DataConnectCalendar.days(year: dayParts[0], month: dayParts[1], day: dayParts[2])
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
         let micro = Int((fraction + "000000").prefix(6)) ?? 0
         return (seconds, micro)
-    }
-
-    /// The canonical text for an instant.
-    static func canonical(seconds: Int64, microseconds: Int) -> String {
-        DataConnectCalendar.timestampText(seconds: seconds, microseconds: microseconds)
     }
 
     /// What the wire shows for a canonical timestamp: no fraction when it is zero, else 3 or 6 digits.
@@ -214,20 +209,12 @@ enum DataConnectScalars {
         return base + "." + fraction + "Z"
     }
 
-    /// Days since 1970-01-01 for a proleptic Gregorian date.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        DataConnectCalendar.days(year: year, month: month, day: day)
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        DataConnectCalendar.date(days: days)
-    }
-
     /// The current instant, canonical.
     static func now() -> String {
         let interval = Date().timeIntervalSince1970
         let seconds = Int64(interval.rounded(.down))
-        return canonical(seconds: seconds, microseconds: Int((interval - Double(seconds)) * 1_000_000))
+        return DataConnectCalendar.timestampText(
+            seconds: seconds, microseconds: Int((interval - Double(seconds)) * 1_000_000))
     }
 
     /// A new random UUID, canonical.

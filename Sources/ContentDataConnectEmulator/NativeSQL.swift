@@ -22,21 +22,23 @@ struct NativeSQL {
         case query, mutation
     }
 
-    /// The statement, checked and with `$n` turned into SQLite's `?n`.
+    /// The statement, checked; on SQLite with `$n` turned into its `?n`, on PostgreSQL as written.
     let statement: String
-    /// The statement as written, for PostgreSQL.
-    let postgresStatement: String
+    /// Whether its first word is a query's (`WITH` counts as one), so that PostgreSQL is not asked to count changes.
+    let startsAsQuery: Bool
 
-    init(field info: GraphQLResolveInfo, kind: Kind) throws {
+    init(field info: GraphQLResolveInfo, kind: Kind, dialect: SQLDialect) throws {
         let argument = info.fieldASTs.first?.arguments.first { $0.name.value == "sql" }?.value
         guard let literal = argument as? StringValue else {
             throw Failure(
                 description: "\(info.fieldName) takes its sql as a string literal written in the operation, "
                     + "never a variable, as the service requires")
         }
-        let scanned = try Self.scan(literal.value)
+        let scanned = try Self.scan(literal.value, placeholder: dialect == .sqlite ? "?" : "$")
         let keyword = scanned.firstWord.uppercased()
-        let allowed = kind == .query ? ["SELECT", "WITH", "VALUES", "TABLE"] : ["INSERT", "UPDATE", "DELETE", "WITH"]
+        let queries = ["SELECT", "WITH", "VALUES", "TABLE"]
+        startsAsQuery = queries.contains(keyword)
+        let allowed = kind == .query ? queries : ["INSERT", "UPDATE", "DELETE", "WITH"]
         guard allowed.contains(keyword) else {
             throw Failure(
                 description: "\(info.fieldName) runs "
@@ -46,7 +48,6 @@ struct NativeSQL {
         }
         // PostgreSQL's `TABLE name` is `SELECT * FROM name`.
         statement = keyword == "TABLE" ? "SELECT * FROM " + scanned.text.dropFirst(5) : scanned.text
-        postgresStatement = try Self.scan(literal.value, placeholder: "$").text
     }
 
     /// The statement with `$n` placeholders as `?n`, its first word, and a refusal of a second statement.
@@ -149,10 +150,9 @@ struct NativeSQL {
     private func runOnPostgres(_ parameters: [DatabaseValue], in transaction: any SQLTransaction) async throws -> (
         rows: [Map], changes: Int
     ) {
-        let isQuery = ["SELECT", "WITH", "VALUES", "TABLE"].contains(
-            String(postgresStatement.prefix { $0.isLetter }).uppercased())
-        let counting = !isQuery && !postgresStatement.uppercased().contains("RETURNING")
-        let text = postgresStatement + (counting ? " RETURNING 1" : "")
+        let isQuery = startsAsQuery
+        let counting = !isQuery && !statement.uppercased().contains("RETURNING")
+        let text = statement + (counting ? " RETURNING 1" : "")
         do {
             let records = try await transaction.rows(SQLFragment(text: text, arguments: parameters, isNumbered: true))
             if counting { return ([], records.count) }
@@ -163,7 +163,7 @@ struct NativeSQL {
             }
             return (mapped, isQuery ? 0 : records.count)
         } catch let failure as SQLFailure {
-            throw Failure(description: "PostgreSQL cannot run \(postgresStatement): \(failure.message)")
+            throw Failure(description: "PostgreSQL cannot run \(statement): \(failure.message)")
         }
     }
 

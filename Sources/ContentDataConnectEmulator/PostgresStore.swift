@@ -165,11 +165,10 @@ final class PostgresTransaction: SQLTransaction {
 
     func execute(_ sql: SQLFragment) async throws -> Int {
         // The changed rows are counted from what the statement returns; PostgresNIO's row sequence does not carry the
-        // command tag's count.
+        // command tag's count. The engine's own statements come here, never one with a RETURNING of its own.
         var counted = sql
-        let head = sql.text.prefix(8).uppercased()
-        let changes = head.hasPrefix("INSERT") || head.hasPrefix("UPDATE") || head.hasPrefix("DELETE")
-        if changes, !sql.text.uppercased().contains("RETURNING") { counted.text += " RETURNING 1" }
+        let changes = ["INSERT", "UPDATE", "DELETE"].contains { sql.text.hasPrefix($0) }
+        if changes { counted.text += " RETURNING 1" }
         let rows = try await self.rows(counted)
         return changes ? rows.count : 0
     }

@@ -83,25 +83,27 @@ enum SQLDialect: Sendable {
     /// A statement's text as the engine runs it: `?` numbered `$1`, `$2`, … for PostgreSQL, outside quotes.
     func numbered(_ text: String) -> String {
         guard self == .postgres else { return text }
-        var output = ""
+        // Byte by byte: `?` and both quotes are ASCII, so they never occur inside a multi-byte character.
+        var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + 16)
         var number = 0
-        var quote: Character?
-        for character in text {
+        var quote: UInt8?
+        for byte in text.utf8 {
             if let open = quote {
-                if character == open { quote = nil }
-                output.append(character)
-            } else if character == "'" || character == "\"" {
-                quote = character
-                output.append(character)
-            } else if character == "?" {
+                if byte == open { quote = nil }
+                output.append(byte)
+            } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+                output.append(byte)
+            } else if byte == UInt8(ascii: "?") {
                 number += 1
-                output += "$\(number)"
+                output.append(UInt8(ascii: "$"))
+                output += String(number).utf8
             } else {
-                output.append(character)
+                output.append(byte)
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

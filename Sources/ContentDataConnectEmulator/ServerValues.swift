@@ -78,17 +78,18 @@ struct ServerValues: Sendable {
                 throw Failure(description: "the duration \(key) \(GraphQLJSON.json(duration).jsonText) is out of range")
             }
             (year, month, day) = Self.addMonths(months, to: (year, month, day))
-            (year, month, day) = DataConnectScalars.civilFromDays(
-                DataConnectScalars.daysFromCivil(year: year, month: month, day: day) + days)
+            (year, month, day) = DataConnectCalendar.date(
+                days:
+                    DataConnectCalendar.days(year: year, month: month, day: day) + days)
         }
         switch input["truncateTo"].string {
         case "YEAR": (month, day) = (1, 1)
         case "MONTH": day = 1
         case "WEEK":
-            let days = DataConnectScalars.daysFromCivil(year: year, month: month, day: day)
+            let days = DataConnectCalendar.days(year: year, month: month, day: day)
             // 1970-01-01 was a Thursday; weeks start on Monday, as Postgres truncates them.
             let weekday = ((days % 7) + 7 + 3) % 7
-            (year, month, day) = DataConnectScalars.civilFromDays(days - weekday)
+            (year, month, day) = DataConnectCalendar.date(days: days - weekday)
         default: break
         }
         return String(format: "%04d-%02d-%02d", year, month, day)
@@ -111,9 +112,9 @@ struct ServerValues: Sendable {
             if months != 0 {
                 let days = Int(instant.seconds / 86_400)
                 let rest = instant.seconds - Int64(days) * 86_400
-                let shifted = Self.addMonths(months, to: DataConnectScalars.civilFromDays(days))
+                let shifted = Self.addMonths(months, to: DataConnectCalendar.date(days: days))
                 instant.seconds =
-                    Int64(DataConnectScalars.daysFromCivil(year: shifted.0, month: shifted.1, day: shifted.2)) * 86_400
+                    Int64(DataConnectCalendar.days(year: shifted.0, month: shifted.1, day: shifted.2)) * 86_400
                     + rest
             }
             // In Double, so that absurd durations are refused instead of overflowing.
@@ -140,15 +141,16 @@ struct ServerValues: Sendable {
                     .dictionary([
                         "on": .string(
                             String(
-                                DataConnectScalars.canonical(seconds: instant.seconds, microseconds: 0).prefix(10))),
+                                DataConnectCalendar.timestampText(seconds: instant.seconds, microseconds: 0).prefix(10))
+                        ),
                         "truncateTo": .string(unit),
                     ]))
                 let parts = date.split(separator: "-").compactMap { Int($0) }
                 instant.seconds =
-                    Int64(DataConnectScalars.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])) * 86_400
+                    Int64(DataConnectCalendar.days(year: parts[0], month: parts[1], day: parts[2])) * 86_400
             }
         }
-        return DataConnectScalars.canonical(seconds: instant.seconds, microseconds: instant.microseconds)
+        return DataConnectCalendar.timestampText(seconds: instant.seconds, microseconds: instant.microseconds)
     }
 
     static func addMonths(_ months: Int, to date: (Int, Int, Int)) -> (Int, Int, Int) {

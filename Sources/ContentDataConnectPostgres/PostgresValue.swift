@@ -62,10 +62,20 @@ enum PostgresValueDecoding {
     static func value(_ cell: PostgresCell) -> PostgresValue {
         guard var bytes = cell.bytes else { return .null }
         if cell.format == .text { return .text(bytes.readString(length: bytes.readableBytes) ?? "") }
+        // The scalars most columns hold, read straight into their storage form rather than through JSON.
+        switch cell.dataType {
+        case .bool: return .integer((bytes.readInteger(as: UInt8.self) ?? 0) != 0 ? 1 : 0)
+        case .int2: return bytes.readInteger(as: Int16.self).map { .integer(Int64($0)) } ?? .null
+        case .int4: return bytes.readInteger(as: Int32.self).map { .integer(Int64($0)) } ?? .null
+        case .int8: return bytes.readInteger(as: Int64.self).map { .integer($0) } ?? .null
+        case .float8: return bytes.readInteger(as: UInt64.self).map { .real(Double(bitPattern: $0)) } ?? .null
+        case .text, .varchar, .bpchar, .name: return .text(bytes.readString(length: bytes.readableBytes) ?? "")
         // A document stays JSON text, a string in it quoted, as the engine keeps `Any`.
-        if cell.dataType == .jsonb { _ = bytes.readInteger(as: UInt8.self) }
-        if cell.dataType == .json || cell.dataType == .jsonb {
+        case .json: return .text(bytes.readString(length: bytes.readableBytes) ?? "null")
+        case .jsonb:
+            _ = bytes.readInteger(as: UInt8.self)  // the format version, 1
             return .text(bytes.readString(length: bytes.readableBytes) ?? "null")
+        default: break
         }
         switch json(&bytes, type: cell.dataType) {
         case .null: return .null
@@ -104,6 +114,8 @@ enum PostgresValueDecoding {
                 return .number(JSONNumber(text: "\(decimal)"))
             }
             return .null
+        case .text, .varchar, .bpchar, .name:
+            return .string(bytes.readString(length: bytes.readableBytes) ?? "")
         case .uuid:
             guard let raw = bytes.readBytes(length: 16) else { return .null }
             return .string(raw.map { String(format: "%02x", $0) }.joined())
@@ -116,7 +128,7 @@ enum PostgresValueDecoding {
             guard let micros = bytes.readInteger(as: Int64.self) else { return .null }
             if micros == Int64.max { return .string("infinity") }
             if micros == Int64.min { return .string("-infinity") }
-            let seconds = floorDivide(micros, 1_000_000)
+            let seconds = DataConnectCalendar.floorDivide(micros, 1_000_000)
             return .string(
                 DataConnectCalendar.timestampText(
                     seconds: seconds + epochSeconds, microseconds: Int(micros - seconds * 1_000_000)))
@@ -165,10 +177,5 @@ enum PostgresValueDecoding {
         }
         bytes = reader
         return .array(elements)
-    }
-
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient
     }
 }
