@@ -138,6 +138,21 @@ struct PostgresEndToEndTests {
         #expect(!result.stderr.contains("s3cret") && !result.stdout.contains("s3cret"))
     }
 
+    @Test(arguments: [
+        (["--postgres-pool", "0"], "--postgres-pool takes 1 to 256"),
+        (["--reset"], "--reset drops PostgreSQL tables: give --postgres URL"),
+        (["--data", "rows.db", "--postgres", "postgresql://app:s3cret@db/x"], "give one"),
+        (["--postgres", "mysql://app:s3cret@db/x"], "is not a PostgreSQL URL"),
+    ])
+    func flagsThatCannotWorkTogetherAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try ContentProcess.run(
+            ["serve", "--aem-port", "0", "--dataconnect-port", "0", "--resource-port", "0"] + arguments,
+            in: URL(fileURLWithPath: "/"), environment: ["FIREBASE_DATACONNECT_POSTGRESQL_STRING": ""])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret"), "\(result.stderr)")
+    }
+
     @Test func tablesTheSchemaCannotMigrateExitThreeAndResetRecreatesThem() throws {
         guard let server = try Self.server() else { return }
         try Self.withDatabase(server) { url in
