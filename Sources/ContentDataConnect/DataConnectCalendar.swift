@@ -45,8 +45,19 @@ package enum DataConnectCalendar {
         let days = floorDivide(seconds, 86_400)
         let rest = Int(seconds - days * 86_400)
         let (year, month, day) = date(days: Int(days))
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", year, month, day, rest / 3600, rest % 3600 / 60, rest % 60,
-            microseconds)
+        guard year >= 0, (0..<1_000_000).contains(microseconds) else {
+            return String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", year, month, day, rest / 3600, rest % 3600 / 60,
+                rest % 60, microseconds)
+        }
+        // Every request reads the time: built directly, as `String(format:)` costs a locale and a format parse.
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T" + padded(rest / 3600, 2) + ":"
+            + padded(rest % 3600 / 60, 2) + ":" + padded(rest % 60, 2) + "." + padded(microseconds, 6) + "Z"
+    }
+
+    /// `%0*d` of a value that is not negative.
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
     }
 }

@@ -391,7 +391,11 @@ extension DataConnectEngine {
     private func fetchRows(_ sql: SQLFragment, table: DataConnectSchema.Table, in transaction: any SQLTransaction)
         async throws -> [RowData]
     {
-        let records = try await transaction.rows(sql)
+        Self.rows(try await transaction.rows(sql), table: table)
+    }
+
+    /// Records read by ``RowQuery`` as rows: each column under its field's name.
+    static func rows(_ records: [SQLRecord], table: DataConnectSchema.Table) -> [RowData] {
         guard let first = records.first else { return [] }
         // Each column's position, found once for all the rows.
         let positions = table.columns.map { column in (column.field, first.columns.firstIndex(of: column.sqlName)) }
@@ -606,8 +610,17 @@ extension DataConnectEngine {
     static func distinctColumns(_ args: Map, _ info: GraphQLResolveInfo, _ table: DataConnectSchema.Table)
         -> [DataConnectSchema.Column]
     {
+        distinctColumns(
+            args,
+            selected: info.fieldASTs.first?.selectionSet?.selections.compactMap { ($0 as? Field)?.name.value } ?? [],
+            table)
+    }
+
+    /// The columns `distinct: true` compares: those selected, or all when none is.
+    static func distinctColumns(_ args: Map, selected: [String], _ table: DataConnectSchema.Table)
+        -> [DataConnectSchema.Column]
+    {
         guard args["distinct"].bool == true else { return [] }
-        let selected = info.fieldASTs.first?.selectionSet?.selections.compactMap { ($0 as? Field)?.name.value } ?? []
         let columns = selected.compactMap(table.column)
         return columns.isEmpty ? table.columns : columns
     }

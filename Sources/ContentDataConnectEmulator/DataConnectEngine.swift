@@ -36,13 +36,19 @@ struct DataConnectEngine: Sendable {
         let refresh: RefreshPolicy
         /// The tables its single-entity root fields write (a mutation), which refresh single-entity queries.
         let singleEntityWrites: Set<String>
+        /// The operation planned once, when its shape allows (see ``CompiledOperation``).
+        let plan: CompiledOperation?
 
-        init(operation: ConnectorOperation, document: Document, connector: Connector, schema: DataConnectSchema) {
+        init(
+            operation: ConnectorOperation, document: Document, connector: Connector, schema: DataConnectSchema,
+            graphQLSchema: GraphQLSchema
+        ) {
             self.operation = operation
             self.document = document
             self.connector = connector
             refresh = RefreshPolicy(document, schema: schema)
             singleEntityWrites = RefreshPolicy.singleEntityTables(writtenBy: document, schema: schema)
+            plan = CompiledOperation(document: document, schema: graphQLSchema, tables: schema)
         }
     }
 
@@ -128,7 +134,8 @@ struct DataConnectEngine: Sendable {
                 switch checked {
                 case .success(let document):
                     byName[operation.name] = PreparedOperation(
-                        operation: operation, document: document, connector: connector, schema: workspace.schema)
+                        operation: operation, document: document, connector: connector, schema: workspace.schema,
+                        graphQLSchema: graphQLSchema)
                 case .failure(let problem):
                     if strict { throw problem }
                     invalid[connector.id, default: [:]][operation.name] = problem
@@ -224,9 +231,16 @@ struct DataConnectEngine: Sendable {
                     .invalid("missing required variable $\(variable.name): \(variable.type) of \(operation.signature)"))
             }
         }
-        let outcome = await run(
-            document: prepared.document, operationName: operationName, variables: variables, auth: auth,
-            isAdmin: false)
+        var planned: Outcome?
+        if let plan = prepared.plan { planned = await run(plan, variables: variables, auth: auth) }
+        let outcome: Outcome
+        if let planned {
+            outcome = planned
+        } else {
+            outcome = await run(
+                document: prepared.document, operationName: operationName, variables: variables, auth: auth,
+                isAdmin: false)
+        }
         if operation.kind == .mutation, case .response(let body) = outcome, body["data"] != nil, body["data"] != .null {
             mutations.publish(
                 MutationEvent(

@@ -4,15 +4,25 @@ internal import ContentEmulator
 internal import ContentJSON
 internal import Foundation
 internal import GRDB
+internal import NIOConcurrencyHelpers
 internal import OrderedCollections
 
-/// The tables of a Data Connect schema in SQLite: in memory by default, in a file (WAL) with `--data`.
+/// The tables of a Data Connect schema in SQLite, in WAL mode: in a file with `--data`, else in a temporary file
+/// removed when the store goes.
 ///
-/// Operations hold ``lock`` for their whole run and open their transaction explicitly, across several
-/// database accesses, so a mutation commits or rolls back as one unit before the response is sent.
+/// Operations through the executor hold ``lock`` for their whole run and open their transaction explicitly, across
+/// several database accesses on the one writing connection, so a mutation commits or rolls back as one unit before
+/// the response is sent. Planned queries (``CompiledOperation``) read on the pool's reading connections instead, each in
+/// a transaction of its own that sees what was committed when it began, beside each other and beside the writer.
+/// A temporary file rather than SQLite's memory: only a file gives WAL's readers beside the writer.
 struct DataConnectStore: Sendable {
-    let queue: DatabaseQueue
+    let queue: DatabasePool
     let lock = SerialLock()
+    /// The temporary file when no `--data` was given, removed with the store.
+    private let temporary: TemporaryDatabaseFile?
+    /// The statement texts the reading connections keep prepared, at most ``preparedTextLimit``.
+    let preparedTexts = NIOLockedValueBox(Set<String>())
+    static let preparedTextLimit = 512
     /// Whether the tables were created by this open (so the seed data should run).
     let isNew: Bool
     /// The `@view(sql:)` types whose SELECT SQLite refused, with what it said, by type name.
@@ -32,8 +42,12 @@ struct DataConnectStore: Sendable {
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
         configuration.busyMode = .timeout(10)
+        // Readers as the machine has cores to run them: more would only wait.
+        configuration.maximumReaderCount = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let temporary = path == nil ? TemporaryDatabaseFile() : nil
         configuration.prepareDatabase { db in
-            if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            // Rows that end with the process need not survive a power cut.
+            if temporary != nil, !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = OFF") }
             // Postgres LIKE is case-sensitive; make SQLite's match.
             try db.execute(sql: "PRAGMA case_sensitive_like = ON")
             db.add(function: Self.regexFunction)
@@ -45,9 +59,8 @@ struct DataConnectStore: Sendable {
         }
         do {
             if let path { try EmulatorDataFile.prepare(path) }
-            queue =
-                try path.map { try DatabaseQueue(path: $0, configuration: configuration) }
-                ?? DatabaseQueue(configuration: configuration)
+            self.temporary = temporary
+            queue = try DatabasePool(path: path ?? temporary?.path ?? "", configuration: configuration)
             isNew = try queue.write { db -> Bool in
                 let exists = try db.tableExists(Self.metadataTable)
                 if exists {
@@ -131,7 +144,7 @@ struct DataConnectStore: Sendable {
         return problems
     }
 
-    /// Runs database work on the connection, inside whatever transaction the operation holds.
+    /// Runs database work on the writing connection, inside whatever transaction the operation holds.
     func access<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await queue.writeWithoutTransaction(body)
     }
@@ -154,7 +167,9 @@ struct DataConnectStore: Sendable {
     }
 
     static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Identifiers rarely hold a quote; looking first spares Foundation's replacement on every column of a query.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     static func sqlType(_ column: DataConnectSchema.Column) -> String {
@@ -198,5 +213,23 @@ struct DataConnectStore: Sendable {
                 pattern: pattern, options: ignoreCase ? [.caseInsensitive] : [])
         else { return false }
         return expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+    }
+}
+
+/// A database file in the temporary directory, with its WAL and shared-memory files removed once nothing holds it
+/// (an open connection keeps reading an unlinked file).
+final class TemporaryDatabaseFile: Sendable {
+    let path: String
+
+    init() {
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "content-dataconnect-\(UUID().uuidString).sqlite"
+            )
+            .path
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }

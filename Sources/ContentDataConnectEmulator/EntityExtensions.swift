@@ -122,7 +122,7 @@ extension ExecutionState {
     }
 
     /// The `_id` of the row a key output names: its values stored as a query would read them.
-    private static func entityID(key: Map, table: DataConnectSchema.Table) -> String? {
+    static func entityID(key: Map, table: DataConnectSchema.Table) -> String? {
         var values: [String: DatabaseValue] = [:]
         for column in table.keyColumns {
             guard let stored = try? StoredValue.storage(key.member(column.field), as: column.type) else { return nil }

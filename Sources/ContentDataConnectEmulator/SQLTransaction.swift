@@ -1,6 +1,7 @@
 internal import ContentDataConnectPostgres
 internal import Foundation
 internal import GRDB
+internal import NIOConcurrencyHelpers
 
 /// One row a statement returned: its column names and values, in the engine's storage forms (see ``StoredValue``).
 struct SQLRecord: Sendable {
@@ -54,8 +55,35 @@ protocol DataConnectStorage: Sendable {
     func transaction<T: Sendable>(
         isMutation: Bool, isSerializable: Bool, _ body: @Sendable (any SQLTransaction) async throws -> (T, commit: Bool)
     ) async throws -> T
+    /// Runs statements that only read, in one transaction: each sees the same committed rows.
+    ///
+    /// - Parameter statements: The statements.
+    /// - Returns: The rows of each, in order.
+    /// - Throws: What the database throws.
+    func read(_ statements: [SQLFragment]) async throws -> [[SQLRecord]]
+    /// Runs a planned write (see ``CompiledOperation``) in one transaction, committed when `body` returns and rolled
+    /// back when it throws.
+    ///
+    /// - Parameter body: The write.
+    /// - Returns: What `body` answers.
+    /// - Throws: What the database or `body` throws.
+    func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
     /// Stops what the storage runs in the background.
     func close() async
+}
+
+extension DataConnectStorage {
+    func read(_ statements: [SQLFragment]) async throws -> [[SQLRecord]] {
+        try await transaction(isMutation: false, isSerializable: false) { transaction in
+            var results: [[SQLRecord]] = []
+            for statement in statements { results.append(try await transaction.rows(statement)) }
+            return (results, commit: true)
+        }
+    }
+
+    func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        try await transaction(isMutation: true, isSerializable: false) { (try await body($0), commit: true) }
+    }
 }
 
 extension DataConnectStore: DataConnectStorage {
@@ -79,34 +107,99 @@ extension DataConnectStore: DataConnectStorage {
         }
     }
 
+    /// The whole read in one visit to a reading connection, in one transaction, without the writer's lock: WAL
+    /// lets it see every write committed before it began while the writer goes on.
+    ///
+    /// It runs on the calling thread (a serial queue that is idle runs a synchronous block there), which spares two
+    /// thread switches per request; a reading connection is held only while one such block runs, and there are at
+    /// least as many as cores, so a caller waits only for another caller's statements.
+    func read(_ statements: [SQLFragment]) async throws -> [[SQLRecord]] {
+        try Task.checkCancellation()
+        return try readHere(statements)
+    }
+
+    /// Not async, so that GRDB's synchronous `read` is the one called.
+    private func readHere(_ statements: [SQLFragment]) throws -> [[SQLRecord]] {
+        try queue.read { db in
+            try statements.map { sql in
+                // A planned query's texts repeat, and preparing one costs as much as running it; a bounded number of
+                // texts is kept prepared on each connection, since the texts inline limits and offsets clients choose.
+                let isKept = preparedTexts.withLockedValue { texts in
+                    if texts.contains(sql.text) { return true }
+                    guard texts.count < Self.preparedTextLimit else { return false }
+                    texts.insert(sql.text)
+                    return true
+                }
+                return try SQLiteTransaction.records(db, sql, prepared: isKept)
+            }
+        }
+    }
+
+    /// A transaction whose statements run on the calling thread.
+    ///
+    /// A planned write is a statement or two, and each visit to the writer's queue costs two thread switches. Under
+    /// the lock no other operation uses the writing connection, so its queue is idle and runs each block at once.
+    func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+        try await lock.withLock {
+            try accessHere { db in
+                if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+                try db.execute(sql: "BEGIN IMMEDIATE")
+            }
+            let result: T
+            do {
+                result = try await body(SQLiteTransaction(store: self, runsHere: true))
+            } catch {
+                try accessHere { db in try db.execute(sql: "ROLLBACK") }
+                throw error
+            }
+            try accessHere { db in try db.execute(sql: "COMMIT") }
+            return result
+        }
+    }
+
+    /// Database work on the writing connection, on the calling thread (not async, so that GRDB's synchronous form is
+    /// the one called).
+    func accessHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction(body)
+    }
+
     func close() async {}
 }
 
 /// SQLite's side: statements on the store's one connection, whose transaction the store's lock keeps to one operation.
 struct SQLiteTransaction: SQLTransaction {
     let store: DataConnectStore
+    /// Whether statements run on the calling thread (``DataConnectStore/plannedWrite(_:)``) rather than on the
+    /// writer's queue.
+    var runsHere = false
     var dialect: SQLDialect { .sqlite }
 
     func rows(_ sql: SQLFragment) async throws -> [SQLRecord] {
         do {
-            return try await store.access { db in
-                let statement = try db.makeStatement(sql: sql.text)
-                let columns = statement.columnNames
-                return try Row.fetchAll(statement, arguments: StatementArguments(sql.arguments)).map { row in
-                    SQLRecord(columns: columns, values: (0..<columns.count).map { row[$0] ?? .null })
-                }
-            }
+            if runsHere { return try store.accessHere { db in try Self.records(db, sql) } }
+            return try await store.access { db in try Self.records(db, sql) }
         } catch let error as DatabaseError {
             throw Self.failure(error)
         }
     }
 
+    /// A statement's rows, prepared for this use unless `prepared` says the connection keeps it.
+    static func records(_ db: Database, _ sql: SQLFragment, prepared: Bool = false) throws -> [SQLRecord] {
+        let statement = try prepared ? db.cachedStatement(sql: sql.text) : db.makeStatement(sql: sql.text)
+        let columns = statement.columnNames
+        return try Row.fetchAll(statement, arguments: StatementArguments(sql.arguments)).map { row in
+            SQLRecord(columns: columns, values: (0..<columns.count).map { row[$0] ?? .null })
+        }
+    }
+
     func execute(_ sql: SQLFragment) async throws -> Int {
+        let run = { @Sendable (db: Database) throws -> Int in
+            try db.execute(sql: sql.text, arguments: StatementArguments(sql.arguments))
+            return db.changesCount
+        }
         do {
-            return try await store.access { db in
-                try db.execute(sql: sql.text, arguments: StatementArguments(sql.arguments))
-                return db.changesCount
-            }
+            if runsHere { return try store.accessHere(run) }
+            return try await store.access(run)
         } catch let error as DatabaseError {
             throw Self.failure(error)
         }

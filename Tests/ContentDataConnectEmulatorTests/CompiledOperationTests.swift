@@ -1,0 +1,268 @@
+import ContentGraphQL
+import ContentJSON
+import ContentTesting
+import Foundation
+import Testing
+
+@testable import ContentDataConnect
+@testable import ContentDataConnectEmulator
+
+/// Planned queries (``CompiledOperation``) against the general executor: the same request must give the same bytes
+/// either way, and a request the plan cannot answer exactly must be left to the executor.
+struct CompiledOperationTests {
+    /// Every filter, order and paging form a plan takes, over every column type, with the variables in every
+    /// position: lists, defaults, nulls, enums, aliases and `_id`.
+    static let schema = """
+        enum Mood { CALM, LOUD }
+        type Track @table {
+          title: String!
+          plays: Int
+          length: Float
+          big: Int64
+          live: Boolean
+          released: Date
+          added: Timestamp
+          mood: Mood
+          tags: [String]
+          extra: Any
+        }
+        """
+
+    static let operations = """
+        query all @auth(level: PUBLIC) {
+          tracks(orderBy: { title: ASC }) { id title plays length big live released added mood tags extra }
+        }
+        query filtered($title: String, $min: Int, $moods: [Mood!], $tag: String, $live: Boolean, $limit: Int = 3,
+          $offset: Int, $order: OrderDirection = DESC) @auth(level: PUBLIC) {
+          hits: tracks(
+            where: { _and: [{ title: { contains: $title } }, { plays: { ge: $min } }, { mood: { in: $moods } },
+              { tags: { includes: $tag } }, { live: { eq: $live } }] }
+            orderBy: [{ plays: $order }, { title: ASC }], limit: $limit, offset: $offset
+          ) { key: _id name: title plays mood }
+          count: tracks(where: { big: { gt: "5" } }) { title big }
+        }
+        query one($id: UUID!) @auth(level: PUBLIC) { track(id: $id) { id title tags } }
+        query moods @auth(level: PUBLIC) { tracks(distinct: true, orderBy: { mood: ASC }) { mood } }
+        query byKey($key: Track_Key!) @auth(level: PUBLIC) { track(key: $key) { title } }
+        query counted @auth(level: PUBLIC) { tracks { _count } }
+        mutation add($title: String!, $plays: Int, $mood: Mood) @auth(level: PUBLIC) {
+          track_insert(data: { title: $title, plays: $plays, mood: $mood, tags: ["new"], live: true })
+        }
+        mutation addWithID($id: UUID!, $title: String!) @auth(level: PUBLIC) {
+          track_insert(data: { id: $id, title: $title, added_expr: "request.time" })
+        }
+        mutation put($id: UUID!, $title: String!, $plays: Int) @auth(level: PUBLIC) {
+          saved: track_upsert(data: { id: $id, title: $title, plays: $plays })
+        }
+        mutation two($title: String!) @auth(level: PUBLIC) {
+          first: track_insert(data: { title: $title })
+          second: track_insert(data: { title: $title })
+        }
+        mutation checked($title: String!) @auth(level: PUBLIC) @transaction {
+          track_insert(data: { title: $title })
+        }
+        """
+
+    static let seed = """
+        mutation seed @transaction {
+          track_insertMany(data: [
+            { id: "11111111111111111111111111111111", title: "Alpha", plays: 10, length: 3.5, big: "9007199254740993",
+              live: true, released: "2020-02-29", added: "2024-01-02T03:04:05.123456Z", mood: CALM,
+              tags: ["a", "b"], extra: { nested: [1, 2.5, null] } },
+            { id: "22222222222222222222222222222222", title: "Beta", plays: 30, length: 4, big: "7",
+              live: false, released: "1999-12-31", added: "1970-01-01T00:00:00Z", mood: LOUD, tags: [],
+              extra: "text" },
+            { id: "33333333333333333333333333333333", title: "Gamma", plays: null, mood: LOUD, tags: ["b"] },
+            { id: "44444444444444444444444444444444", title: "Delta \\"quoted\\"", plays: 20, mood: CALM }
+          ])
+        }
+        """
+
+    /// An engine over the workspace above, seeded.
+    static func engine(postgres: PostgresSettings? = nil) async throws -> DataConnectEngine {
+        let folder = try DataConnectHarness.workspace([
+            "dataconnect.yaml":
+                "serviceId: test\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+            "schema/schema.gql": schema,
+            "app/connector.yaml": "connectorId: app\n",
+            "app/ops.gql": operations,
+            "seed_data.gql": seed,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await DataConnectEngine(
+            workspace: try DataConnectWorkspace.load(from: folder), dataFile: nil, limits: GraphQLLimits(),
+            postgres: postgres)
+    }
+
+    /// The answer of the plan and of the general executor for one request.
+    static func bothWays(_ engine: DataConnectEngine, _ name: String, _ variables: String) async throws -> (
+        planned: String?, general: String
+    ) {
+        let prepared = try #require(engine.operations["app"]?[name])
+        let plan = try #require(prepared.plan, "\(name) has no plan")
+        let given = try #require(try JSONParser().parse(variables).objectValue)
+        let planned = await engine.run(plan, variables: given, auth: .anonymous)
+        let general = await engine.run(
+            document: prepared.document, operationName: name, variables: given, auth: .anonymous, isAdmin: false)
+        return (planned.map(Self.text), Self.text(general))
+    }
+
+    static func text(_ outcome: DataConnectEngine.Outcome) -> String {
+        switch outcome {
+        case .response(let body): return String(decoding: body.serialized(), as: UTF8.self)
+        case .failure(let failure): return "failure \(failure.code) \(failure.message)"
+        }
+    }
+
+    static let requests = [
+        ("all", "{}"),
+        ("filtered", "{}"),
+        ("filtered", #"{"title": "a", "limit": 10}"#),
+        ("filtered", #"{"min": 15, "order": "ASC", "limit": null}"#),
+        ("filtered", #"{"moods": ["LOUD"], "tag": "b", "offset": 1}"#),
+        ("filtered", #"{"moods": "CALM", "live": true}"#),
+        ("filtered", #"{"moods": [], "limit": 0}"#),
+        ("filtered", #"{"title": null, "min": null, "moods": null, "tag": null, "live": false}"#),
+        ("one", #"{"id": "11111111111111111111111111111111"}"#),
+        ("one", #"{"id": "11111111-1111-1111-1111-111111111111"}"#),
+        ("one", #"{"id": "99999999999999999999999999999999"}"#),
+        ("moods", "{}"),
+    ]
+
+    @Test(arguments: Self.requests)
+    func aPlanAnswersByteForByteAsTheExecutor(name: String, variables: String) async throws {
+        let engine = try await Self.engine()
+        let (planned, general) = try await Self.bothWays(engine, name, variables)
+        #expect(planned == general)
+        #expect(general.hasPrefix(#"{"data":"#), "\(general)")
+    }
+
+    /// The same on PostgreSQL, where the plan reads in a transaction of the pool's.
+    @Test func aPlanAnswersAsTheExecutorOnPostgreSQL() async throws {
+        guard case .postgres(let server)? = DataConnectHarness.Engine.all.last else { return }
+        try await DataConnectHarness.withDatabase(on: server) { url in
+            let engine = try await Self.engine(postgres: PostgresSettings(url: url, connections: 4))
+            var answers: [(planned: String?, general: String)] = []
+            do {
+                for (name, variables) in Self.requests {
+                    answers.append(try await Self.bothWays(engine, name, variables))
+                }
+                let put = #"{"id": "55555555555555555555555555555555", "title": "Epsilon", "plays": 5}"#
+                answers.append(try await Self.bothWays(engine, "put", put))
+            } catch {
+                await engine.store.close()
+                throw error
+            }
+            await engine.store.close()
+            for (planned, general) in answers {
+                #expect(planned == general)
+                #expect(general.hasPrefix(#"{"data":"#), "\(general)")
+            }
+        }
+    }
+
+    @Test func operationsOfOtherShapesHaveNoPlan() async throws {
+        let engine = try await Self.engine()
+        let operations = try #require(engine.operations["app"])
+        // An input-object variable, an aggregate, two root fields and @transaction all need the executor.
+        for name in ["byKey", "counted", "two", "checked"] {
+            #expect(operations[name]?.plan == nil, "\(name)")
+        }
+        for name in ["all", "filtered", "one", "moods", "add", "addWithID", "put"] {
+            #expect(operations[name]?.plan != nil, "\(name)")
+        }
+    }
+
+    /// Values the types refuse, and a limit the resolver refuses: the plan stands aside and the executor words it.
+    @Test(arguments: [
+        ("filtered", #"{"min": "ten"}"#),
+        ("filtered", #"{"min": 1.5}"#),
+        ("filtered", #"{"moods": ["QUIET"]}"#),
+        ("filtered", #"{"moods": [null]}"#),
+        ("filtered", #"{"limit": -1}"#),
+        ("one", #"{"id": "not-a-uuid"}"#),
+    ])
+    func whatThePlanCannotAnswerExactlyGoesToTheExecutor(name: String, variables: String) async throws {
+        let engine = try await Self.engine()
+        let (planned, general) = try await Self.bothWays(engine, name, variables)
+        #expect(planned == nil, "\(planned ?? "")")
+        let answered = await engine.execute(
+            connector: "app", operationName: name, kind: .query,
+            variables: try #require(try JSONParser().parse(variables).objectValue), auth: .anonymous)
+        #expect(Self.text(answered) == general)
+        #expect(general.contains("error") || general.hasPrefix("failure"), "\(general)")
+    }
+
+    /// Planned reads use connections of their own: a write acknowledged before the read began is in its answer.
+    @Test func aPlannedReadSeesEveryAcknowledgedWrite() async throws {
+        let engine = try await Self.engine()
+        for number in 1...20 {
+            let added = await engine.execute(
+                connector: "app", operationName: "add", kind: .mutation,
+                variables: ["title": .string("New \(number)"), "plays": .number(JSONNumber(1000 + number))],
+                auth: .anonymous)
+            #expect(Self.text(added).contains("track_insert"), "\(Self.text(added))")
+            let read = await engine.execute(
+                connector: "app", operationName: "filtered", kind: .query,
+                variables: ["title": .string("New"), "limit": .null], auth: .anonymous)
+            let names = Self.text(read)
+            #expect(names.contains("\"New \(number)\""), "\(names)")
+        }
+    }
+
+    /// The example's list by genre, the query the load benchmark drives, keeps its plan.
+    @Test func theExampleQueriesArePlanned() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try await DataConnectEngine(
+            workspace: try DataConnectWorkspace.load(from: folder), dataFile: nil, limits: GraphQLLimits())
+        let movies = try #require(engine.operations["movies"])
+        for name in ["listMoviesByGenre", "listMovies", "searchMovies"] {
+            let prepared = try #require(movies[name])
+            #expect(prepared.plan != nil, "\(name)")
+        }
+        let prepared = try #require(movies["listMoviesByGenre"])
+        let plan = try #require(prepared.plan)
+        for genre in ["Sci-Fi", "Drama", "none"] {
+            let planned = await engine.run(plan, variables: ["genre": .string(genre)], auth: .anonymous)
+            let general = await engine.run(
+                document: prepared.document, operationName: "listMoviesByGenre",
+                variables: ["genre": .string(genre)], auth: .anonymous, isAdmin: false)
+            #expect(planned.map(Self.text) == Self.text(general))
+        }
+    }
+
+    /// A planned upsert answers as the executor's does for the same row, and the row is written.
+    @Test func aPlannedWriteAnswersAsTheExecutorAndCommits() async throws {
+        let engine = try await Self.engine()
+        let variables = #"{"id": "55555555555555555555555555555555", "title": "Epsilon", "plays": 5}"#
+        let (planned, general) = try await Self.bothWays(engine, "put", variables)
+        #expect(planned == general)
+        #expect(general.contains(#""saved":{"id":"55555555555555555555555555555555"}"#), "\(general)")
+        #expect(general.contains(#""action":"UPSERT""#), "\(general)")
+        let read = await engine.execute(
+            connector: "app", operationName: "one", kind: .query,
+            variables: ["id": .string("55555555555555555555555555555555")], auth: .anonymous)
+        #expect(Self.text(read).contains(#""title":"Epsilon""#), "\(Self.text(read))")
+    }
+
+    /// A write that fails in the plan is rolled back and run again by the executor, which words the error once.
+    @Test func aFailedPlannedWriteLeavesNothingAndTheExecutorWordsIt() async throws {
+        let engine = try await Self.engine()
+        let prepared = try #require(engine.operations["app"]?["addWithID"])
+        let plan = try #require(prepared.plan)
+        let taken: JSONObject = ["id": .string("11111111111111111111111111111111"), "title": .string("Again")]
+        #expect(await engine.run(plan, variables: taken, auth: .anonymous) == nil)
+        let answered = Self.text(
+            await engine.execute(
+                connector: "app", operationName: "addWithID", kind: .mutation, variables: taken, auth: .anonymous))
+        #expect(answered.contains("errors"), "\(answered)")
+        let read = await engine.execute(
+            connector: "app", operationName: "filtered", kind: .query,
+            variables: ["title": .string("Again"), "limit": .null], auth: .anonymous)
+        #expect(Self.text(read).contains(#""hits":[]"#), "\(Self.text(read))")
+        let fresh: JSONObject = ["id": .string("66666666666666666666666666666666"), "title": .string("Zeta")]
+        let added = await engine.run(plan, variables: fresh, auth: .anonymous).map(Self.text)
+        #expect(added?.contains(#""action":"CREATE""#) == true, "\(added ?? "")")
+    }
+}
