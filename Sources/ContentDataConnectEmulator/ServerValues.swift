@@ -20,7 +20,11 @@ struct ServerValues: Sendable {
 
     /// The stored value of a server expression for a column type.
     func evaluate(_ expression: String, as type: ScalarType) throws -> DatabaseValue {
-        switch expression.trimmingCharacters(in: .whitespaces) {
+        // Foundation's trimming is a good part of a planned insert's time; most expressions have nothing to trim (an
+        // ASCII character other than space and tab at each end is not in `.whitespaces`).
+        let isKept = { (byte: UInt8?) in byte.map { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 } == true }
+        let isTrimmed = isKept(expression.utf8.first) && isKept(expression.utf8.last)
+        switch isTrimmed ? expression : expression.trimmingCharacters(in: .whitespaces) {
         case "auth.uid":
             guard let uid = auth.uid else {
                 throw Failure(
