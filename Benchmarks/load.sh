@@ -27,6 +27,12 @@ for _ in $(seq 200); do
     grep -q "dataconnect emulator on" "$work/serve.log" && grep -q "aem emulator on" "$work/serve.log" && break
     sleep 0.1
 done
+# A server already on these ports would be measured instead of this one: stop rather than report its figures.
+if ! kill -0 "$serve" 2> /dev/null || ! grep -q "dataconnect emulator on" "$work/serve.log"; then
+    echo "load: content serve did not start on ports 9671-9673 (is another server on them?):" >&2
+    cat "$work/serve.log" >&2
+    exit 1
+fi
 
 name="projects/bench/locations/us-central1/services/content-sample/connectors/movies"
 printf '{"operationName":"listMoviesByGenre","variables":{"genre":"Sci-Fi"}}' > "$work/query.json"

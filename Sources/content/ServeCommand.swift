@@ -101,7 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var resourcePort: Int = 10080
 
-    @Option(help: ArgumentHelp("Keep content in this SQLite file instead of memory.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep content in this SQLite file; without it nothing outlives the server (Data Connect keeps its rows in "
+                + "a temporary file, removed when it stops).", valueName: "file"))
     var data: String?
 
     @Option(
