@@ -48,6 +48,11 @@ extension DataConnectEmulator: EmulatedService {
             workspace: workspace, dataFile: context.dataFile, options: context.options, limits: context.limits)
     }
 
+    /// Closes the database: its pool, or its temporary file.
+    public func shutDown() async {
+        await engine.store.close()
+    }
+
     /// The service, its location and connectors, what the workspace reading noted, that caller identity is taken
     /// on trust, and the admin API's token.
     public var notes: [String] {

@@ -145,10 +145,16 @@ struct DataConnectEngine: Sendable {
         }
         invalidOperations = invalid
         operations = prepared
-        try attachResolvers()
-        try attachEntityRecording()
-        if store.isNew, let seed = seedFile ?? workspace.seedFile {
-            try await runSeed(seed)
+        do {
+            try attachResolvers()
+            try attachEntityRecording()
+            if store.isNew, let seed = seedFile ?? workspace.seedFile {
+                try await runSeed(seed)
+            }
+        } catch {
+            // The resolvers hold the engine, and with it the store: it is not released, so it is closed here.
+            await store.close()
+            throw error
         }
     }
 

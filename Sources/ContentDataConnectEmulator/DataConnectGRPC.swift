@@ -170,10 +170,6 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
     }
 
     func run(onReady: @escaping @Sendable () -> Void) async throws {
-        // The companion runs for as long as the service does: its end is the service's, and the database's pool stops
-        // with it.
-        let store = engine.store
-        defer { Task { await store.close() } }
         var config = HTTP2ServerTransport.Custom<AdoptingListener>.Config.defaults
         // The REST API's body limit, so that the same operation is refused, or not, on both.
         config.rpc.maxRequestPayloadSize = 16 << 20

@@ -18,8 +18,8 @@ internal import OrderedCollections
 struct DataConnectStore: Sendable {
     let queue: DatabasePool
     let lock = SerialLock()
-    /// The temporary file when no `--data` was given, removed with the store.
-    private let temporary: TemporaryDatabaseFile?
+    /// The temporary file when no `--data` was given, removed when the store closes.
+    let temporary: TemporaryDatabaseFile?
     /// The statement texts the reading connections keep prepared, at most ``preparedTextLimit``.
     let preparedTexts = NIOLockedValueBox(Set<String>())
     static let preparedTextLimit = 512
@@ -229,7 +229,10 @@ final class TemporaryDatabaseFile: Sendable {
             .path
     }
 
-    deinit {
+    /// Removes the files; their open connections go on reading them until they close.
+    func remove() {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+
+    deinit { remove() }
 }

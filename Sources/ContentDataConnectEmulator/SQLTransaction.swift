@@ -163,7 +163,12 @@ extension DataConnectStore: DataConnectStorage {
         try queue.writeWithoutTransaction(body)
     }
 
-    func close() async {}
+    /// Closes the connections and removes the temporary file: the engine's resolvers hold the engine, so the store
+    /// is not released with the server, and a file must not outlive it.
+    func close() async {
+        try? queue.close()
+        temporary?.remove()
+    }
 }
 
 /// SQLite's side: statements on the store's one connection, whose transaction the store's lock keeps to one operation.

@@ -77,6 +77,9 @@ public protocol EmulatedService: Sendable {
     /// - Parameter logger: Where the endpoint logs.
     /// - Returns: The endpoint, or `nil`.
     func webSocketEndpoint(logger: Logger) -> (any EmulatorWebSocketEndpoint)?
+
+    /// Releases what the service holds (a database, its files) once its server has answered its last request.
+    func shutDown() async
 }
 
 extension EmulatedService {
@@ -103,6 +106,8 @@ extension EmulatedService {
     /// - Parameter logger: Unused.
     /// - Returns: `nil`.
     public func webSocketEndpoint(logger: Logger) -> (any EmulatorWebSocketEndpoint)? { nil }
+    /// Nothing to release.
+    public func shutDown() async {}
 
     /// A router with the service's options and routes: what every server of it, live or in process, answers with.
     ///

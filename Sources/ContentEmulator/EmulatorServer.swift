@@ -177,6 +177,7 @@ public struct EmulatorServer: Sendable {
         let webSocket = service.webSocketEndpoint(logger: logger)
         return EmulatorHTTPService(
             name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, handover: handover,
+            shutDown: { await service.shutDown() },
             application: options.connections.application(
                 router: router, address: .hostname(options.host, port: port), logger: logger, handover: handover,
                 webSocket: webSocket, host: options.host,
@@ -211,9 +212,21 @@ struct EmulatorHTTPService: Service {
     /// What answers the port's HTTP/2 connections, started first so that the port speaks both from its first
     /// connection.
     var handover: HTTP2Handover?
+    /// The service's ``EmulatedService/shutDown()``, once the server and its companion have both finished.
+    let shutDown: @Sendable () async -> Void
     let application: EmulatorApplication
 
     func run() async throws {
+        do {
+            try await serve()
+        } catch {
+            await shutDown()
+            throw error
+        }
+        await shutDown()
+    }
+
+    private func serve() async throws {
         guard let handover else { return try await runApplication() }
         let companion = handover.companion
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -280,7 +293,7 @@ extension EmulatorServer {
     /// - Parameters:
     ///   - service: The service.
     ///   - workspace: The workspace folder holding the service's part.
-    ///   - options: The service's settings; its defaults when left out (a Data Connect database in memory, seeded
+    ///   - options: The service's settings; its defaults when left out (a new Data Connect database, seeded
     ///     afresh).
     ///   - body: What to do with the service's base URL.
     /// - Returns: What `body` returns.
@@ -294,10 +307,18 @@ extension EmulatorServer {
         let loaded = try await Service.load(workspace: workspace, context: context)
         let router = guardedRouter(loaded, host: "127.0.0.1", policy: EmulatorConnectionPolicy())
         let quiet = Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }
-        return try await withInProcess(
-            router: router, companion: loaded.companion(logger: quiet),
-            webSocket: loaded.webSocketEndpoint(logger: quiet),
-            body)
+        let result: Result
+        do {
+            result = try await withInProcess(
+                router: router, companion: loaded.companion(logger: quiet),
+                webSocket: loaded.webSocketEndpoint(logger: quiet),
+                body)
+        } catch {
+            await loaded.shutDown()
+            throw error
+        }
+        await loaded.shutDown()
+        return result
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.

@@ -107,6 +107,12 @@ struct CompiledOperationTests {
         return (planned.map(Self.text), Self.text(general))
     }
 
+    /// Closes an engine's store, which removes its temporary database file.
+    static func close(_ engine: DataConnectEngine) {
+        let store = engine.store
+        Task { await store.close() }
+    }
+
     static func text(_ outcome: DataConnectEngine.Outcome) -> String {
         switch outcome {
         case .response(let body): return String(decoding: body.serialized(), as: UTF8.self)
@@ -132,6 +138,7 @@ struct CompiledOperationTests {
     @Test(arguments: Self.requests)
     func aPlanAnswersByteForByteAsTheExecutor(name: String, variables: String) async throws {
         let engine = try await Self.engine()
+        defer { Self.close(engine) }
         let (planned, general) = try await Self.bothWays(engine, name, variables)
         #expect(planned == general)
         #expect(general.hasPrefix(#"{"data":"#), "\(general)")
@@ -163,6 +170,7 @@ struct CompiledOperationTests {
 
     @Test func operationsOfOtherShapesHaveNoPlan() async throws {
         let engine = try await Self.engine()
+        defer { Self.close(engine) }
         let operations = try #require(engine.operations["app"])
         // An input-object variable, an aggregate, two root fields and @transaction all need the executor.
         for name in ["byKey", "counted", "two", "checked"] {
@@ -184,6 +192,7 @@ struct CompiledOperationTests {
     ])
     func whatThePlanCannotAnswerExactlyGoesToTheExecutor(name: String, variables: String) async throws {
         let engine = try await Self.engine()
+        defer { Self.close(engine) }
         let (planned, general) = try await Self.bothWays(engine, name, variables)
         #expect(planned == nil, "\(planned ?? "")")
         let answered = await engine.execute(
@@ -196,6 +205,7 @@ struct CompiledOperationTests {
     /// Planned reads use connections of their own: a write acknowledged before the read began is in its answer.
     @Test func aPlannedReadSeesEveryAcknowledgedWrite() async throws {
         let engine = try await Self.engine()
+        defer { Self.close(engine) }
         for number in 1...20 {
             let added = await engine.execute(
                 connector: "app", operationName: "add", kind: .mutation,
@@ -216,6 +226,7 @@ struct CompiledOperationTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let engine = try await DataConnectEngine(
             workspace: try DataConnectWorkspace.load(from: folder), dataFile: nil, limits: GraphQLLimits())
+        defer { Self.close(engine) }
         let movies = try #require(engine.operations["movies"])
         for name in ["listMoviesByGenre", "listMovies", "searchMovies"] {
             let prepared = try #require(movies[name])
@@ -235,6 +246,7 @@ struct CompiledOperationTests {
     /// A planned upsert answers as the executor's does for the same row, and the row is written.
     @Test func aPlannedWriteAnswersAsTheExecutorAndCommits() async throws {
         let engine = try await Self.engine()
+        defer { Self.close(engine) }
         let variables = #"{"id": "55555555555555555555555555555555", "title": "Epsilon", "plays": 5}"#
         let (planned, general) = try await Self.bothWays(engine, "put", variables)
         #expect(planned == general)
@@ -249,6 +261,7 @@ struct CompiledOperationTests {
     /// A write that fails in the plan is rolled back and run again by the executor, which words the error once.
     @Test func aFailedPlannedWriteLeavesNothingAndTheExecutorWordsIt() async throws {
         let engine = try await Self.engine()
+        defer { Self.close(engine) }
         let prepared = try #require(engine.operations["app"]?["addWithID"])
         let plan = try #require(prepared.plan)
         let taken: JSONObject = ["id": .string("11111111111111111111111111111111"), "title": .string("Again")]

@@ -130,6 +130,7 @@ struct DataConnectCorpusTests {
     @Test func flutterFireStartsWithEveryOperationAcceptedAndRunsItsSeedAndQueries() async throws {
         guard let folder = TestLocations.corpusFolder("dataconnect/flutterfire-example") else { return }
         let emulator = try await DataConnectEmulator(workspace: folder)
+        defer { Task { await emulator.shutDown() } }
         #expect(
             emulator.workspaceNotes == [
                 "connector movies: authMode PUBLIC is not applied; as on Firebase, an operation without @auth is "
@@ -153,6 +154,7 @@ struct DataConnectCorpusTests {
         defer { try? FileManager.default.removeItem(at: workspace.folder) }
         let emulator = try await DataConnectEmulator(
             workspace: workspace.folder, options: .init(seedFile: workspace.seed))
+        defer { Task { await emulator.shutDown() } }
         #expect(emulator.summary == "service dataconnect (us-central1), connectors: friendly-flix")
         #expect(
             emulator.workspaceNotes == [
@@ -444,6 +446,7 @@ struct DataConnectCorpusTests {
         guard let folder = try Self.kitchenSink() else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
         let emulator = try await DataConnectEmulator(workspace: folder)
+        defer { Task { await emulator.shutDown() } }
         #expect(emulator.summary == "service fdc-kitchensink (us-central1), connectors: kitchen-sink")
         #expect(
             Self.operationNames(emulator, Self.sink)
@@ -737,6 +740,7 @@ struct DataConnectCorpusTests {
         guard let folder = try Self.initTemplate() else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
         let emulator = try await DataConnectEmulator(workspace: folder)
+        defer { Task { await emulator.shutDown() } }
         #expect(emulator.summary == "service content-demo (us-central1), connectors: example")
         #expect(emulator.workspaceNotes.isEmpty)
         #expect(
@@ -759,6 +763,7 @@ struct DataConnectCorpusTests {
         guard let folder = try Self.initTemplate(withSecondarySchema: true) else { return }
         defer { try? FileManager.default.removeItem(at: folder) }
         let emulator = try await DataConnectEmulator(workspace: folder)
+        defer { Task { await emulator.shutDown() } }
         #expect(emulator.workspaceNotes.count == 1)
         #expect(emulator.workspaceNotes.first?.contains("hello") == true, "\(emulator.workspaceNotes)")
         #expect(emulator.workspaceNotes.first?.contains("HTTP GraphQL") == true, "\(emulator.workspaceNotes)")

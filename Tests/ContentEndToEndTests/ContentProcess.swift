@@ -74,10 +74,14 @@ struct ContentProcess {
     static func startServe(
         _ arguments: [String] = [],
         workspace: URL? = nil,
-        expecting expected: Set<String> = ["aem", "dataconnect"]
+        expecting expected: Set<String> = ["aem", "dataconnect"],
+        environment: [String: String] = [:]
     ) throws -> (process: Process, log: ServeLog, services: [String: String]) {
         let process = Process()
         process.executableURL = binary
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let folder = workspace ?? repository.appendingPathComponent("examples")
         process.arguments =
             ["serve", "--aem-port", "0", "--dataconnect-port", "0", "--resource-port", "0", "--workspace", folder.path]

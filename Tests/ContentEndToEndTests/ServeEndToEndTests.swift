@@ -189,4 +189,25 @@ struct ServeEndToEndTests {
             #expect(!result.stderr.contains("CancellationError"), "\(result.stderr)")
         }
     }
+
+    /// Without `--data`, Data Connect's rows are in a temporary file (SQLite's readers beside its writer need one),
+    /// which must not outlive the server: stopped with Ctrl-C or with a `kill`, `serve` removes it.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func theTemporaryDataConnectDatabaseIsRemovedWhenServeStops(signal: Int32) throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let databases = {
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
+                $0.hasPrefix("content-dataconnect-")
+            }
+        }
+        let (process, log, _) = try ContentProcess.startServe(environment: ["TMPDIR": temporary.path])
+        let running = try databases()
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(running.contains { $0.hasSuffix(".sqlite") }, "\(running)")
+        let left = try databases()
+        #expect(left.isEmpty, "left behind: \(left); content serve said: \(log.text)")
+    }
 }
