@@ -43,13 +43,13 @@ struct CompiledOperation: Sendable {
     }
 
     /// What a root field does.
-    enum Kind: Sendable, Equatable {
+    enum Kind: Sendable {
         /// Lists rows (`movies`).
         case list
         /// Picks one row (`movie`).
         case one
-        /// Inserts a row (`movie_insert`), or upserts it, and answers its key.
-        case insert(upsert: Bool)
+        /// Inserts a row (`movie_insert`), or upserts it, and answers its key as the field's leaf type writes it.
+        case insert(upsert: Bool, key: any GraphQLLeafType)
     }
 
     /// A selected field of each row.
@@ -64,8 +64,6 @@ struct CompiledOperation: Sendable {
 
     let variables: [DeclaredVariable]
     let roots: [Root]
-    /// For a mutation: the leaf type of its one root field's key output.
-    let keyOutput: (any GraphQLLeafType)?
 
     /// An argument value with the operation's variables still to fill in.
     indirect enum ArgumentTemplate: Sendable {
@@ -142,33 +140,25 @@ struct CompiledOperation: Sendable {
         }
         // A mutation of several root fields isolates each under a savepoint, as the general executor does.
         guard !roots.isEmpty, isQuery || roots.count == 1 else { return nil }
-        if isQuery {
-            keyOutput = nil
-        } else {
-            guard let first = operation.selectionSet.selections.first as? Field,
-                let leaf = fields[first.name.value].flatMap({ getNamedType(type: $0.type) as? any GraphQLLeafType })
-            else { return nil }
-            keyOutput = leaf
-        }
     }
 
     /// `{table}_insert(data:)` or `{table}_upsert(data:)`, answering the key.
     private static func write(_ field: Field, definition: GraphQLField, tables: DataConnectSchema) throws -> Root {
         let name = field.name.value
-        let kind: Kind
+        let upsert: Bool
         let singular: Substring
         if name.hasSuffix("_insert") {
-            (kind, singular) = (.insert(upsert: false), name.dropLast("_insert".count))
+            (upsert, singular) = (false, name.dropLast("_insert".count))
         } else if name.hasSuffix("_upsert") {
-            (kind, singular) = (.insert(upsert: true), name.dropLast("_upsert".count))
+            (upsert, singular) = (true, name.dropLast("_upsert".count))
         } else {
             throw NotPlanned()
         }
-        guard field.selectionSet == nil,
+        guard field.selectionSet == nil, let key = getNamedType(type: definition.type) as? any GraphQLLeafType,
             let table = tables.tables.first(where: { !$0.isView && $0.singular == singular })
         else { throw NotPlanned() }
         return Root(
-            key: field.alias?.value ?? name, table: table, kind: kind,
+            key: field.alias?.value ?? name, table: table, kind: .insert(upsert: upsert, key: key),
             arguments: try arguments(of: field, definition: definition), selections: [])
     }
 
@@ -191,16 +181,8 @@ struct CompiledOperation: Sendable {
 
     private static func variable(_ definition: VariableDefinition, schema: GraphQLSchema) throws -> DeclaredVariable {
         let type = try inputType(definition.type, schema: schema)
-        // A leaf, optionally in one list, optionally non-null at either level: what coerces without input objects.
-        var inner: any GraphQLInputType = type
-        if let nonNull = inner as? GraphQLNonNull, let wrapped = nonNull.ofType as? any GraphQLInputType {
-            inner = wrapped
-        }
-        if let list = inner as? GraphQLList, let wrapped = list.ofType as? any GraphQLInputType { inner = wrapped }
-        if let nonNull = inner as? GraphQLNonNull, let wrapped = nonNull.ofType as? any GraphQLInputType {
-            inner = wrapped
-        }
-        guard inner is any GraphQLLeafType else { throw NotPlanned() }
+        // Leaves and lists of them, which coerce without input objects.
+        guard getNamedType(type: type) is any GraphQLLeafType else { throw NotPlanned() }
         let defaultValue = try definition.defaultValue.map { literal -> Map in
             guard case .constant(let value) = try template(literal, type: type) else { throw NotPlanned() }
             return value
@@ -372,8 +354,8 @@ extension DataConnectEngine {
         let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
         do {
             try Task.checkCancellation()
-            if let keyOutput = plan.keyOutput, let root = plan.roots.first, let data = arguments.first,
-                case .insert(let upsert) = root.kind
+            if let root = plan.roots.first, case .insert(let upsert, let keyOutput) = root.kind,
+                let data = arguments.first
             {
                 return try await write(root, data: data["data"], upsert: upsert, keyOutput: keyOutput, values: values)
             }
@@ -390,7 +372,7 @@ extension DataConnectEngine {
         var query = RowQuery(schema: workspace.schema, values: values, dialect: store.dialect)
         var statements: [SQLFragment] = []
         for (root, arguments) in zip(roots, arguments) {
-            if root.kind == .list {
+            if case .list = root.kind {
                 let distinct = Self.distinctColumns(
                     arguments, selected: root.selections.map { $0.column?.field ?? "_id" }, root.table)
                 statements.append(
@@ -404,7 +386,7 @@ extension DataConnectEngine {
         var entities: [EntityRecord] = []
         for (root, records) in zip(roots, results) {
             let rows = Self.rows(records, table: root.table)
-            if root.kind == .list {
+            if case .list = root.kind {
                 data[root.key] = .array(try rows.map { try Self.object(for: $0, root) })
                 entities.append(
                     EntityRecord(

@@ -237,10 +237,8 @@ struct DataConnectEngine: Sendable {
                     .invalid("missing required variable $\(variable.name): \(variable.type) of \(operation.signature)"))
             }
         }
-        var planned: Outcome?
-        if let plan = prepared.plan { planned = await run(plan, variables: variables, auth: auth) }
         let outcome: Outcome
-        if let planned {
+        if let plan = prepared.plan, let planned = await run(plan, variables: variables, auth: auth) {
             outcome = planned
         } else {
             outcome = await run(

@@ -93,16 +93,31 @@ extension DataConnectStore: DataConnectStorage {
     func transaction<T: Sendable>(
         isMutation: Bool, isSerializable: Bool, _ body: @Sendable (any SQLTransaction) async throws -> (T, commit: Bool)
     ) async throws -> T {
-        try await lock.withLock {
-            try await transaction(isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try await locked(isMutation ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED", runsHere: false, body)
+    }
+
+    /// Holds the lock for a transaction opened with `begin`, its statements on the writer's queue or, with
+    /// `runsHere`, on the calling thread.
+    private func locked<T: Sendable>(
+        _ begin: String, runsHere: Bool, _ body: @Sendable (any SQLTransaction) async throws -> (T, commit: Bool)
+    ) async throws -> T {
+        let control = { @Sendable (sql: String) async throws in
+            guard runsHere else { return try await transaction(sql) }
+            try accessHere { db in
+                if sql.hasPrefix("BEGIN"), db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+                try db.execute(sql: sql)
+            }
+        }
+        return try await lock.withLock {
+            try await control(begin)
             let result: (T, commit: Bool)
             do {
-                result = try await body(SQLiteTransaction(store: self))
+                result = try await body(SQLiteTransaction(store: self, runsHere: runsHere))
             } catch {
-                try await transaction("ROLLBACK")
+                try await control("ROLLBACK")
                 throw error
             }
-            try await transaction(result.commit ? "COMMIT" : "ROLLBACK")
+            try await control(result.commit ? "COMMIT" : "ROLLBACK")
             return result.0
         }
     }
@@ -140,21 +155,7 @@ extension DataConnectStore: DataConnectStorage {
     /// A planned write is a statement or two, and each visit to the writer's queue costs two thread switches. Under
     /// the lock no other operation uses the writing connection, so its queue is idle and runs each block at once.
     func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
-        try await lock.withLock {
-            try accessHere { db in
-                if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
-                try db.execute(sql: "BEGIN IMMEDIATE")
-            }
-            let result: T
-            do {
-                result = try await body(SQLiteTransaction(store: self, runsHere: true))
-            } catch {
-                try accessHere { db in try db.execute(sql: "ROLLBACK") }
-                throw error
-            }
-            try accessHere { db in try db.execute(sql: "COMMIT") }
-            return result
-        }
+        try await locked("BEGIN IMMEDIATE", runsHere: true) { (try await body($0), commit: true) }
     }
 
     /// Database work on the writing connection, on the calling thread (not async, so that GRDB's synchronous form is

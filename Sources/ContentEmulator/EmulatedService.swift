@@ -109,6 +109,23 @@ extension EmulatedService {
     /// Nothing to release.
     public func shutDown() async {}
 
+    /// Runs `body`, then ``shutDown()``, whether `body` returned or threw.
+    ///
+    /// - Parameter body: What serves the service.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    package func shuttingDown<Result: Sendable>(after body: () async throws -> Result) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body()
+        } catch {
+            await shutDown()
+            throw error
+        }
+        await shutDown()
+        return result
+    }
+
     /// A router with the service's options and routes: what every server of it, live or in process, answers with.
     ///
     /// - Returns: The router.

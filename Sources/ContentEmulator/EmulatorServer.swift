@@ -177,7 +177,7 @@ public struct EmulatorServer: Sendable {
         let webSocket = service.webSocketEndpoint(logger: logger)
         return EmulatorHTTPService(
             name: Service.name, address: "\(host):\(port)", portFlag: Service.portFlag, handover: handover,
-            shutDown: { await service.shutDown() },
+            service: service,
             application: options.connections.application(
                 router: router, address: .hostname(options.host, port: port), logger: logger, handover: handover,
                 webSocket: webSocket, host: options.host,
@@ -212,18 +212,12 @@ struct EmulatorHTTPService: Service {
     /// What answers the port's HTTP/2 connections, started first so that the port speaks both from its first
     /// connection.
     var handover: HTTP2Handover?
-    /// The service's ``EmulatedService/shutDown()``, once the server and its companion have both finished.
-    let shutDown: @Sendable () async -> Void
+    /// Shut down once the server and its companion have both finished.
+    let service: any EmulatedService
     let application: EmulatorApplication
 
     func run() async throws {
-        do {
-            try await serve()
-        } catch {
-            await shutDown()
-            throw error
-        }
-        await shutDown()
+        try await service.shuttingDown { try await serve() }
     }
 
     private func serve() async throws {
@@ -307,18 +301,12 @@ extension EmulatorServer {
         let loaded = try await Service.load(workspace: workspace, context: context)
         let router = guardedRouter(loaded, host: "127.0.0.1", policy: EmulatorConnectionPolicy())
         let quiet = Logger(label: "content.embedded") { _ in SwiftLogNoOpLogHandler() }
-        let result: Result
-        do {
-            result = try await withInProcess(
+        return try await loaded.shuttingDown {
+            try await withInProcess(
                 router: router, companion: loaded.companion(logger: quiet),
                 webSocket: loaded.webSocketEndpoint(logger: quiet),
                 body)
-        } catch {
-            await loaded.shutDown()
-            throw error
         }
-        await loaded.shutDown()
-        return result
     }
 
     /// Serves a router on a free loopback port for the duration of `body`.

@@ -46,25 +46,19 @@ public enum EmulatorTesting {
         let context = EmulatorContext(options: options, baseURL: "http://127.0.0.1", dataFile: dataFile)
         let loaded = try await Service.load(workspace: workspace, context: context)
         let router = loaded.router()
-        let result: Result
-        do {
+        return try await loaded.shuttingDown {
             switch mode {
             case .inProcess:
                 let app = Application(router: router, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-                result = try await app.test(.router) { client in
+                return try await app.test(.router) { client in
                     try await body(loaded, EmulatorTestClient(router: client))
                 }
             case .live:
-                result = try await live(router) { base, http in
+                return try await live(router) { base, http in
                     try await body(loaded, EmulatorTestClient(base: base, http: http))
                 }
             }
-        } catch {
-            await loaded.shutDown()
-            throw error
         }
-        await loaded.shutDown()
-        return result
     }
 
     private static func live<Result: Sendable>(
