@@ -104,11 +104,11 @@ extension AEMEmulator {
             return Self.json(
                 status: .badRequest, ["message": .string("expected a JSON body {\"query\": …, \"variables\": {…}}")])
         }
-        let checked = GraphQLSource.request(query, schema: engine.schema, limits: engine.limits)
+        let checked = engine.documents.request(query)
         let result = await engine.execute(
             checked, variables: object["variables"]?.objectValue ?? JSONObject(),
             operationName: object["operationName"]?.stringValue)
-        if let failure = graphQLFailure(result, refusal: checked) { return failure }
+        if let failure = graphQLFailure(result, refusal: checked.map(\.document)) { return failure }
         return Response(
             status: .ok, headers: [.contentType: graphQLContentType],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: engine.serialized(result))))

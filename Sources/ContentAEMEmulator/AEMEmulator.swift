@@ -228,9 +228,13 @@ public struct AEMEmulator: Sendable {
             )
         }
         var variables = posted ?? JSONObject()
-        // Parsed once: for the declared variables here, then validated and run.
-        let parsed = GraphQLSource.parsedRequest(stored.query, limits: engine.limits)
-        let declared = (try? parsed.get()).map(Self.declaredTypes) ?? [:]
+        // Checked once (or taken from the documents already checked): read here for the declared variables, then run.
+        // A query that does not validate still declares what its parsed text declares.
+        let checked = engine.documents.request(stored.query)
+        let declared =
+            ((try? checked.get().document)
+            ?? (try? GraphQLSource.parsedRequest(stored.query, limits: engine.limits).get()))
+            .map(Self.declaredTypes) ?? [:]
         if posted == nil {
             for pair in pairs {
                 let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -262,9 +266,8 @@ public struct AEMEmulator: Sendable {
                 ]
             )
         }
-        let checked = parsed.flatMap { GraphQLSource.validated($0, schema: engine.schema) }
         let body = await engine.execute(checked, variables: variables, operationName: nil)
-        if let failure = graphQLFailure(body, refusal: checked) { return failure }
+        if let failure = graphQLFailure(body, refusal: checked.map(\.document)) { return failure }
         var headers: HTTPFields = [
             .contentType: graphQLContentType, .cacheControl: stored.cacheControl ?? defaultCacheControl,
         ]

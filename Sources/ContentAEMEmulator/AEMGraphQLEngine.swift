@@ -22,6 +22,16 @@ struct AEMGraphQLEngine: Sendable {
     /// The four forms of each rich text already rendered, by its HTML: the texts are the stored fragments' own, so
     /// there are at most as many as the content holds, and each is read once instead of on every request.
     private let richTexts = NIOLockedValueBox([String: [String: any Sendable]]())
+    /// Fragments and references already rendered, by path and asset transform: a fragment never changes once the
+    /// store is seeded, so its rendering is made once per transform; transforms are the client's, so what is kept
+    /// is bounded.
+    private let renderedFragments = RenderedMemo()
+    private let renderedReferences = RenderedMemo()
+    /// Request texts already parsed and validated against ``schema``, each with its plan when it has one.
+    let documents: GraphQLCheckedDocuments<AEMQueryPlan?>
+
+    /// A request's query, checked (or taken from ``documents``), with its plan.
+    typealias CheckedQuery = GraphQLCheckedDocuments<AEMQueryPlan?>.Checked
 
     /// Builds the schema for a workspace's models.
     ///
@@ -41,6 +51,11 @@ struct AEMGraphQLEngine: Sendable {
         } catch {
             throw EmulatorError.workspace("the models do not make a valid GraphQL schema: \(error)")
         }
+        // Plans are made from documents as requests bring them, after the resolvers they look for are attached.
+        let byName = self.models
+        documents = GraphQLCheckedDocuments(schema: schema, limits: limits) { [schema] in
+            AEMQueryPlan(document: $0, schema: schema, models: byName)
+        }
         try attachResolvers(models)
     }
 
@@ -52,9 +67,7 @@ struct AEMGraphQLEngine: Sendable {
     ///   - operationName: Which operation, when the text has several.
     /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
     func execute(query: String, variables: JSONObject, operationName: String?) async -> JSONValue {
-        await execute(
-            GraphQLSource.request(query, schema: schema, limits: limits), variables: variables,
-            operationName: operationName)
+        await execute(documents.request(query), variables: variables, operationName: operationName)
     }
 
     /// Runs a query already checked with ``GraphQLSource``, or answers with why it was refused.
@@ -64,13 +77,18 @@ struct AEMGraphQLEngine: Sendable {
     ///   - variables: The variables, as JSON.
     ///   - operationName: Which operation, when the text has several.
     /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
-    func execute(_ checked: Result<Document, GraphQLRequestErrors>, variables: JSONObject, operationName: String?)
+    func execute(_ checked: Result<CheckedQuery, GraphQLRequestErrors>, variables: JSONObject, operationName: String?)
         async -> JSONValue
     {
         let document: Document
         switch checked {
-        case .success(let valid): document = valid
-        case .failure(let refusal): return .object(["errors": .array(refusal.json)])
+        case .success(let valid):
+            if let plan = valid.prepared, let answer = run(plan, variables: variables, operationName: operationName) {
+                return answer
+            }
+            document = valid.document
+        case .failure(let refusal):
+            return .object(["errors": .array(refusal.json)])
         }
         var values: [String: Map] = [:]
         for member in variables.members { values[member.key] = GraphQLJSON.map(member.value) }
@@ -125,39 +143,10 @@ struct AEMGraphQLEngine: Sendable {
         guard let query = schema.queryType else { return }
         let fields = try query.fields()
         for model in models {
-            fields["\(model.name)List"]?.resolve = { _, args, _, _ in
-                // A request that ran out of time or lost its client stops before the next load.
-                try Task.checkCancellation()
-                let items = try self.select(model: model, args: args)
-                let offset = max(0, args["offset"].int ?? 0)
-                var page = Array(items.dropFirst(offset))
-                if let limit = args["limit"].int { page = Array(page.prefix(max(0, limit))) }
-                let transform = AssetTransform(args["_assetTransform"])
-                let rendered: [(any Sendable)?] = try page.map {
-                    try Task.checkCancellation()
-                    return try self.render($0, transform: transform)
-                }
-                return [
-                    "items": rendered,
-                    "_references": try self.references(of: page, transform: transform),
-                ] as [String: any Sendable]
+            fields["\(model.name)List"]?.resolve = { _, args, _, _ in try self.list(model, args: args) }
+            fields["\(model.name)ByPath"]?.resolve = { _, args, _, _ in try self.single(model, args: args, byID: false)
             }
-            fields["\(model.name)ByPath"]?.resolve = { _, args, _, _ in
-                try Task.checkCancellation()
-                let path = args["_path"].string ?? ""
-                guard let fragment = try self.store.fragment(path: path), fragment.model == model.name else {
-                    throw ResolverFailure("no \(model.name) content fragment at \(path)")
-                }
-                return try self.result(fragment, args: args)
-            }
-            fields["\(model.name)ById"]?.resolve = { _, args, _, _ in
-                try Task.checkCancellation()
-                let id = args["_id"].string ?? ""
-                guard let fragment = try self.store.fragment(id: id), fragment.model == model.name else {
-                    throw ResolverFailure("no \(model.name) content fragment has the id \(id)")
-                }
-                return try self.result(fragment, args: args)
-            }
+            fields["\(model.name)ById"]?.resolve = { _, args, _, _ in try self.single(model, args: args, byID: true) }
             fields["\(model.name)Paginated"]?.resolve = { _, args, _, _ in
                 try Task.checkCancellation()
                 let items = try self.select(model: model, args: args)
@@ -209,7 +198,53 @@ struct AEMGraphQLEngine: Sendable {
                 }
             }
             type.fields = { typeFields }
+            // `_references` is worked out only when a query selects it: it reads every reference and rich text of
+            // the page, which a query that lists items without it would pay for on every request.
+            for name in ["\(model.typeName)Results", "\(model.typeName)Result"] {
+                guard let results = schema.getType(name: name) as? GraphQLObjectType else { continue }
+                let resultFields = try results.fields()
+                resultFields["_references"]?.resolve = { source, _, _, _ in
+                    guard let pending = (source as? [String: any Sendable])?["_references"] as? PendingReferences
+                    else { return nil }
+                    try Task.checkCancellation()
+                    return try self.references(of: pending.fragments, transform: pending.transform)
+                }
+                results.fields = { resultFields }
+            }
         }
+    }
+
+    /// The fragments of a list or a single result, kept until a query selects their `_references`.
+    struct PendingReferences: Sendable {
+        let fragments: [AEMWorkspace.Fragment]
+        let transform: AssetTransform
+    }
+
+    /// `xList`: the model's fragments, filtered, sorted and paged, with what they refer to as `_references`.
+    func list(_ model: ContentFragmentModel, args: Map) throws -> [String: any Sendable] {
+        // A request that ran out of time or lost its client stops before the next load.
+        try Task.checkCancellation()
+        let items = try select(model: model, args: args)
+        let offset = max(0, args["offset"].int ?? 0)
+        var page = Array(items.dropFirst(offset))
+        if let limit = args["limit"].int { page = Array(page.prefix(max(0, limit))) }
+        let transform = AssetTransform(args["_assetTransform"])
+        let rendered: [(any Sendable)?] = try page.map {
+            try Task.checkCancellation()
+            return try render($0, transform: transform)
+        }
+        return ["items": rendered, "_references": PendingReferences(fragments: page, transform: transform)]
+    }
+
+    /// `xByPath` (the fragment at `_path`) or `xById` (the fragment with `_id`).
+    func single(_ model: ContentFragmentModel, args: Map, byID: Bool) throws -> [String: any Sendable] {
+        try Task.checkCancellation()
+        let key = args[byID ? "_id" : "_path"].string ?? ""
+        let found = try byID ? store.fragment(id: key) : store.fragment(path: key)
+        guard let fragment = found, fragment.model == model.name else {
+            throw ResolverFailure("no \(model.name) content fragment " + (byID ? "has the id \(key)" : "at \(key)"))
+        }
+        return try result(fragment, args: args)
     }
 
     /// `XModelResult`: one fragment as `item`, and what it refers to as `_references`.
@@ -217,7 +252,7 @@ struct AEMGraphQLEngine: Sendable {
         let transform = AssetTransform(args["_assetTransform"])
         return [
             "item": try render(fragment, transform: transform),
-            "_references": try references(of: [fragment], transform: transform),
+            "_references": PendingReferences(fragments: [fragment], transform: transform),
         ]
     }
 
@@ -261,6 +296,14 @@ struct AEMGraphQLEngine: Sendable {
 
     /// A fragment as the nested dictionaries the default resolvers read.
     func render(_ fragment: AEMWorkspace.Fragment, transform: AssetTransform) throws -> [String:
+        any Sendable]
+    {
+        try renderedFragments.value(for: RenderedMemo.Key(path: fragment.path, transform: transform)) {
+            try rendering(fragment, transform: transform)
+        }
+    }
+
+    private func rendering(_ fragment: AEMWorkspace.Fragment, transform: AssetTransform) throws -> [String:
         any Sendable]
     {
         guard let model = models[fragment.model] else { return ["_path": fragment.path] }
@@ -374,7 +417,7 @@ struct AEMGraphQLEngine: Sendable {
     }
 
     /// The fragments and assets the given fragments refer to, each once, as `_references` lists them.
-    private func references(of fragments: [AEMWorkspace.Fragment], transform: AssetTransform) throws
+    func references(of fragments: [AEMWorkspace.Fragment], transform: AssetTransform) throws
         -> [(any Sendable)?]
     {
         var seen = Set<String>()
@@ -407,6 +450,12 @@ struct AEMGraphQLEngine: Sendable {
     /// The `Reference` a content reference holds: a page (a path under `/content` outside the DAM), else an asset
     /// typed by its file extension, as AEM types DAM assets by MIME type.
     private func reference(_ path: String, transform: AssetTransform) -> [String: any Sendable] {
+        renderedReferences.value(for: RenderedMemo.Key(path: path, transform: transform)) {
+            rendering(reference: path, transform: transform)
+        }
+    }
+
+    private func rendering(reference path: String, transform: AssetTransform) -> [String: any Sendable] {
         let fileExtension = Self.fileExtension(ofPath: path)
         let common: [String: any Sendable] = [
             "_path": path, "_authorUrl": publishBase + path, "_publishUrl": publishBase + path,
@@ -485,5 +534,27 @@ struct AEMGraphQLEngine: Sendable {
             "width": 1600,
             "height": 1200,
         ]
+    }
+}
+
+/// Renderings kept by path and asset transform, at most ``limit`` of them: when full, it starts again empty, so a
+/// client that sends ever new transforms costs memory no larger than the limit.
+private final class RenderedMemo: Sendable {
+    struct Key: Hashable {
+        let path: String
+        let transform: AssetTransform
+    }
+
+    private static let limit = 8192
+    private let kept = NIOLockedValueBox([Key: [String: any Sendable]]())
+
+    func value(for key: Key, making make: () throws -> [String: any Sendable]) rethrows -> [String: any Sendable] {
+        if let known = kept.withLockedValue({ $0[key] }) { return known }
+        let made = try make()
+        kept.withLockedValue { kept in
+            if kept.count >= Self.limit { kept.removeAll(keepingCapacity: true) }
+            kept[key] = made
+        }
+        return made
     }
 }

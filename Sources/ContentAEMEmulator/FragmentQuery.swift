@@ -9,7 +9,7 @@ internal import OrderedCollections
 /// Its fields are those Adobe documents for web-optimized image delivery (`format` required, `seoName`, `crop`,
 /// `size`, `rotation`, `flip`, `quality`, `width`, `preferWebp`); the names of the nested input types are not in
 /// the corpus's 2021 schema, which predates them.
-struct AssetTransform: Sendable {
+struct AssetTransform: Sendable, Hashable {
     var format: String?
     var seoName: String?
     var width: Int?

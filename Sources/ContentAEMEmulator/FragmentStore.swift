@@ -20,7 +20,21 @@ struct FragmentStore: Sendable {
         var byPath: [String: AEMWorkspace.Fragment] = [:]
         var byID: [String: AEMWorkspace.Fragment] = [:]
         var byModel: [String: [AEMWorkspace.Fragment]] = [:]
+        /// Paths asked for that hold no fragment (asset references, mostly), so each is looked up once; the paths are
+        /// partly the client's, so the set is emptied when it reaches ``missingLimit``.
+        var missing: Set<String> = []
+        /// The configurations with persisted queries, until a query is saved.
+        var configurations: Set<String>?
+        /// Counts saves, so a read that began before one does not keep what it read after it.
+        var saves = 0
+
+        mutating func forgetConfigurations() {
+            configurations = nil
+            saves &+= 1
+        }
     }
+
+    private static let missingLimit = 4096
 
     /// Opens (or creates) a store.
     ///
@@ -71,7 +85,8 @@ struct FragmentStore: Sendable {
     /// - Parameter workspace: The workspace.
     /// - Throws: ``EmulatorError/database(_:)``.
     func seed(from workspace: AEMWorkspace) throws {
-        read.withLockedValue { $0 = ReadFragments() }
+        read.withLockedValue { $0 = ReadFragments(saves: $0.saves &+ 1) }
+        defer { read.withLockedValue { $0.forgetConfigurations() } }
         do {
             try database.write { db in
                 let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fragment") ?? 0
@@ -142,12 +157,23 @@ struct FragmentStore: Sendable {
 
     /// The fragment at a path.
     func fragment(path: String) throws -> AEMWorkspace.Fragment? {
-        if let known = read.withLockedValue({ $0.byPath[path] }) { return known }
+        let known = read.withLockedValue { read -> (fragment: AEMWorkspace.Fragment?, missing: Bool) in
+            (read.byPath[path], read.missing.contains(path))
+        }
+        if let fragment = known.fragment { return fragment }
+        if known.missing { return nil }
         let found = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT path, id, model, data FROM fragment WHERE path = ?", arguments: [path])
                 .map(Self.fragment)
         }
-        if let found { read.withLockedValue { $0.byPath[path] = found } }
+        read.withLockedValue { read in
+            if let found {
+                read.byPath[path] = found
+            } else {
+                if read.missing.count >= Self.missingLimit { read.missing.removeAll(keepingCapacity: true) }
+                read.missing.insert(path)
+            }
+        }
         return found
     }
 
@@ -193,7 +219,8 @@ struct FragmentStore: Sendable {
     /// - Returns: Whether the query already existed.
     @discardableResult
     func savePersistedQuery(_ query: AEMWorkspace.PersistedQuery) throws -> Bool {
-        try database.write { db in
+        defer { read.withLockedValue { $0.forgetConfigurations() } }
+        return try database.write { db in
             let existed =
                 try Int.fetchOne(
                     db,
@@ -212,9 +239,15 @@ struct FragmentStore: Sendable {
 
     /// The configurations that have at least one persisted query.
     func configurations() throws -> Set<String> {
-        try database.read { db in
+        let known = read.withLockedValue { ($0.configurations, $0.saves) }
+        if let configurations = known.0 { return configurations }
+        let found = try database.read { db in
             Set(try String.fetchAll(db, sql: "SELECT DISTINCT configuration FROM persisted_query"))
         }
+        read.withLockedValue { read in
+            if read.saves == known.1 { read.configurations = found }
+        }
+        return found
     }
 
     private static func query(_ row: Row) -> AEMWorkspace.PersistedQuery {

@@ -23,14 +23,6 @@ internal import OrderedCollections
 /// transaction is then rolled back), goes to the general executor, which gives the error in its usual words. The
 /// tests run each request both ways and compare the bytes.
 struct CompiledOperation: Sendable {
-    /// A declared variable: the leaf type it coerces to, and its default.
-    struct DeclaredVariable: Sendable {
-        let name: String
-        let type: any GraphQLInputType
-        /// The default, already read from its literal, as GraphQL reads it when the variable is not given.
-        let defaultValue: Map?
-    }
-
     /// A root field: which table it reads, how, and the arguments its resolver receives.
     struct Root: Sendable {
         /// The response key: the alias, or the field's name.
@@ -38,7 +30,7 @@ struct CompiledOperation: Sendable {
         let table: DataConnectSchema.Table
         let kind: Kind
         /// Every argument the field defines, in the schema's order, as GraphQL hands them to the resolver.
-        let arguments: [(name: String, value: ArgumentTemplate)]
+        let arguments: [(name: String, value: GraphQLArgumentTemplate)]
         let selections: [Selection]
     }
 
@@ -62,53 +54,11 @@ struct CompiledOperation: Sendable {
         let isItemNonNull: Bool
     }
 
-    let variables: [DeclaredVariable]
+    let variables: [GraphQLDeclaredVariable]
     let roots: [Root]
 
-    /// An argument value with the operation's variables still to fill in.
-    indirect enum ArgumentTemplate: Sendable {
-        case constant(Map)
-        /// A variable at a position whose type is non-null when `isRequired`.
-        case variable(String, isRequired: Bool)
-        case list([ArgumentTemplate])
-        case object([(name: String, value: ArgumentTemplate)])
-
-        /// The value with the variables filled in, or `nil` when a required position got no value (GraphQL's
-        /// error, which the general executor words).
-        func filled(_ variables: [String: Map]) -> Map? {
-            switch self {
-            case .constant(let value):
-                return value
-            case .variable(let name, let isRequired):
-                let value = variables[name] ?? .undefined
-                if isRequired, value == .null || value == .undefined { return nil }
-                return value
-            case .list(let items):
-                var values: [Map] = []
-                values.reserveCapacity(items.count)
-                for item in items {
-                    guard let value = item.filled(variables) else { return nil }
-                    values.append(value)
-                }
-                return .array(values)
-            case .object(let members):
-                var dictionary = OrderedDictionary<String, Map>()
-                for member in members {
-                    guard let value = member.value.filled(variables) else { return nil }
-                    dictionary[member.name] = value
-                }
-                return .dictionary(dictionary)
-            }
-        }
-
-        var isConstant: Bool {
-            if case .constant = self { return true }
-            return false
-        }
-    }
-
     /// Not of the shape a plan covers.
-    private struct NotPlanned: Error {}
+    private typealias NotPlanned = GraphQLArgumentTemplate.NotPlannable
 
     /// Plans a validated query operation, or answers `nil` when its shape needs the general executor.
     ///
@@ -126,7 +76,7 @@ struct CompiledOperation: Sendable {
             let root = isQuery ? schema.queryType : schema.mutationType, let fields = try? root.fields()
         else { return nil }
         do {
-            variables = try operation.variableDefinitions.map { try Self.variable($0, schema: schema) }
+            variables = try operation.variableDefinitions.map { try GraphQLDeclaredVariable($0, schema: schema) }
             roots = try operation.selectionSet.selections.map { selection in
                 guard let field = selection as? Field, field.directives.isEmpty,
                     let definition = fields[field.name.value]
@@ -159,54 +109,7 @@ struct CompiledOperation: Sendable {
         else { throw NotPlanned() }
         return Root(
             key: field.alias?.value ?? name, table: table, kind: .insert(upsert: upsert, key: key),
-            arguments: try arguments(of: field, definition: definition), selections: [])
-    }
-
-    /// Every argument the field defines, in the schema's order: given ones as templates, the rest as their default
-    /// or `undefined`, as GraphQLSwift's `getArgumentValues` hands them to a resolver.
-    private static func arguments(of field: Field, definition: GraphQLField) throws -> [(
-        name: String, value: ArgumentTemplate
-    )] {
-        let given = Dictionary(
-            field.arguments.map { ($0.name.value, $0.value) }, uniquingKeysWith: { first, _ in first })
-        guard given.keys.allSatisfy({ definition.args[$0] != nil }) else { throw NotPlanned() }
-        return try definition.args.map { (name, argument) in
-            (
-                name: name,
-                value: try given[name].map { try template($0, type: argument.type) }
-                    ?? .constant(argument.defaultValue ?? .undefined)
-            )
-        }
-    }
-
-    private static func variable(_ definition: VariableDefinition, schema: GraphQLSchema) throws -> DeclaredVariable {
-        let type = try inputType(definition.type, schema: schema)
-        // Leaves and lists of them, which coerce without input objects.
-        guard getNamedType(type: type) is any GraphQLLeafType else { throw NotPlanned() }
-        let defaultValue = try definition.defaultValue.map { literal -> Map in
-            guard case .constant(let value) = try template(literal, type: type) else { throw NotPlanned() }
-            return value
-        }
-        return DeclaredVariable(name: definition.variable.name.value, type: type, defaultValue: defaultValue)
-    }
-
-    private static func inputType(_ type: any `Type`, schema: GraphQLSchema) throws -> any GraphQLInputType {
-        switch type {
-        case let named as NamedType:
-            guard let found = schema.getType(name: named.name.value) as? any GraphQLInputType else {
-                throw NotPlanned()
-            }
-            return found
-        case let list as ListType:
-            return GraphQLList(try inputType(list.type, schema: schema))
-        case let nonNull as NonNullType:
-            guard let inner = try inputType(nonNull.type, schema: schema) as? any GraphQLNullableType else {
-                throw NotPlanned()
-            }
-            return GraphQLNonNull(inner)
-        default:
-            throw NotPlanned()
-        }
+            arguments: try GraphQLArgumentTemplate.arguments(of: field, definition: definition), selections: [])
     }
 
     private static func root(
@@ -223,7 +126,7 @@ struct CompiledOperation: Sendable {
             throw NotPlanned()
         }
         guard !field.arguments.contains(where: { $0.name.value == "having" }) else { throw NotPlanned() }
-        let arguments = try arguments(of: field, definition: definition)
+        let arguments = try GraphQLArgumentTemplate.arguments(of: field, definition: definition)
         guard let rowType = getNamedType(type: definition.type) as? GraphQLObjectType,
             let rowFields = try? rowType.fields(), let selected = field.selectionSet?.selections, !selected.isEmpty
         else { throw NotPlanned() }
@@ -249,88 +152,9 @@ struct CompiledOperation: Sendable {
             key: field.alias?.value ?? name, table: table, kind: kind, arguments: arguments, selections: selections)
     }
 
-    /// An argument's literal as GraphQLSwift's `valueFromAST` reads it (every field of an input object present, in
-    /// the type's order, `undefined` when not given and without a default; a lone value where a list is expected
-    /// made a list of one), with each variable left as a hole.
-    private static func template(_ literal: any Value, type: any GraphQLInputType, isRequired: Bool = false) throws
-        -> ArgumentTemplate
-    {
-        if let nonNull = type as? GraphQLNonNull {
-            guard !(literal is NullValue), let inner = nonNull.ofType as? any GraphQLInputType else {
-                throw NotPlanned()
-            }
-            return try template(literal, type: inner, isRequired: true)
-        }
-        if literal is NullValue { return .constant(.null) }
-        if let variable = literal as? Variable { return .variable(variable.name.value, isRequired: isRequired) }
-        if let list = type as? GraphQLList {
-            guard let item = list.ofType as? any GraphQLInputType else { throw NotPlanned() }
-            let items = try ((literal as? ListValue)?.values ?? [literal]).map { try template($0, type: item) }
-            guard items.allSatisfy(\.isConstant) else { return .list(items) }
-            return .constant(.array(items.compactMap { if case .constant(let value) = $0 { value } else { nil } }))
-        }
-        if let object = type as? GraphQLInputObjectType {
-            guard !object.isOneOf, let value = literal as? ObjectValue else { throw NotPlanned() }
-            let given = Dictionary(
-                value.fields.map { ($0.name.value, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let members = try object.fields().map { (name, field) in
-                (
-                    name: name,
-                    value: try given[name].map { try template($0, type: field.type) }
-                        ?? .constant(field.defaultValue ?? .undefined)
-                )
-            }
-            guard members.allSatisfy(\.value.isConstant) else { return .object(members) }
-            var dictionary = OrderedDictionary<String, Map>()
-            for member in members { if case .constant(let value) = member.value { dictionary[member.name] = value } }
-            return .constant(.dictionary(dictionary))
-        }
-        if let leaf = type as? any GraphQLLeafType {
-            return .constant((try? leaf.parseLiteral(valueAST: literal)) ?? .null)
-        }
-        throw NotPlanned()
-    }
-
-    // MARK: - Running
-
-    /// The variables as GraphQL coerces them, or `nil` when one needs GraphQL's own words (a value its type
-    /// refuses).
-    func coercedVariables(_ given: JSONObject) -> [String: Map]? {
-        var coerced: [String: Map] = [:]
-        for variable in variables {
-            var input = given[variable.name].map(GraphQLJSON.map) ?? .undefined
-            if input == .undefined, let defaultValue = variable.defaultValue { input = defaultValue }
-            guard let value = Self.coerce(input, to: variable.type) else { return nil }
-            coerced[variable.name] = value
-        }
-        return coerced
-    }
-
-    /// GraphQLSwift's `validate` then `coerceValue`, for the leaf and list-of-leaf types a plan admits.
-    private static func coerce(_ value: Map, to type: any GraphQLInputType) -> Map? {
-        if let nonNull = type as? GraphQLNonNull {
-            guard value != .null, value != .undefined, let inner = nonNull.ofType as? any GraphQLInputType else {
-                return nil
-            }
-            return coerce(value, to: inner)
-        }
-        if value == .null || value == .undefined { return value }
-        if let list = type as? GraphQLList {
-            guard let item = list.ofType as? any GraphQLInputType else { return nil }
-            guard case .array(let elements) = value else { return coerce(value, to: item).map { .array([$0]) } }
-            var coerced: [Map] = []
-            for element in elements {
-                guard let value = coerce(element, to: item) else { return nil }
-                coerced.append(value)
-            }
-            return .array(coerced)
-        }
-        guard let leaf = type as? any GraphQLLeafType, let parsed = try? leaf.parseValue(value: value),
-            parsed != .null, parsed != .undefined
-        else { return nil }
-        return parsed
-    }
 }
+
+// MARK: - Running
 
 extension DataConnectEngine {
     /// Runs a planned query, or answers `nil` for the general executor to run it (see ``CompiledOperation``).
@@ -341,7 +165,10 @@ extension DataConnectEngine {
     ///   - auth: The caller.
     /// - Returns: The response, or `nil`.
     func run(_ plan: CompiledOperation, variables: JSONObject, auth: AuthContext) async -> Outcome? {
-        guard let coerced = plan.coercedVariables(variables) else { return nil }
+        guard
+            let coerced = GraphQLDeclaredVariable.coerced(
+                plan.variables, given: variables.members.reduce(into: [:]) { $0[$1.key] = GraphQLJSON.map($1.value) })
+        else { return nil }
         var arguments: [Map] = []
         for root in plan.roots {
             var members = OrderedDictionary<String, Map>()
