@@ -391,6 +391,7 @@ let package = Package(
             dependencies: [
                 "ContentEmulator", "ContentEmulatorTesting", "ContentCore", "ContentJSON", "ContentTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -269,6 +269,19 @@ extension AEMGraphQLEngine {
     /// A planned run that met something only the executor answers exactly.
     private struct NeedsExecutor: Error {}
 
+    /// The time a planned run may take, ``GraphQLLimits/seconds`` as for the executor, and the request's task, which
+    /// is cancelled when its client goes.
+    private struct Budget {
+        let deadline: ContinuousClock.Instant
+
+        func check() throws {
+            try Task.checkCancellation()
+            if ContinuousClock.now > deadline { throw TimedOut() }
+        }
+    }
+
+    private struct TimedOut: Error {}
+
     /// Runs a plan, or answers `nil` for the executor to run the document (see ``AEMQueryPlan``).
     ///
     /// - Parameters:
@@ -282,8 +295,10 @@ extension AEMGraphQLEngine {
         for member in variables.members { given[member.key] = GraphQLJSON.map(member.value) }
         guard let coerced = GraphQLDeclaredVariable.coerced(plan.variables, given: given) else { return nil }
         var data = OrderedDictionary<String, Map>()
+        let budget = Budget(deadline: .now + .seconds(limits.seconds))
         do {
             for root in plan.roots {
+                try budget.check()
                 let value: [String: any Sendable]
                 switch root.kind {
                 case .typename(let name):
@@ -297,8 +312,12 @@ extension AEMGraphQLEngine {
                     default: value = try single(model, args: args, byID: true)
                     }
                 }
-                data[root.key] = try complete(root.output, value) ?? .null
+                data[root.key] = try complete(root.output, value, budget) ?? .null
             }
+        } catch is TimedOut {
+            // As the executor answers a run past its time.
+            let message = GraphQLExecutionTimeout(seconds: limits.seconds).description
+            return .object(["errors": .array([.object(["message": .string(message)])])])
         } catch {
             return nil
         }
@@ -306,9 +325,9 @@ extension AEMGraphQLEngine {
     }
 
     /// A value completed as GraphQLSwift's `completeValue` completes it; `nil` for null.
-    private func complete(_ output: AEMQueryPlan.Output, _ value: (any Sendable)?) throws -> Map? {
+    private func complete(_ output: AEMQueryPlan.Output, _ value: (any Sendable)?, _ budget: Budget) throws -> Map? {
         if case .nonNull(let inner) = output {
-            guard let completed = try complete(inner, value) else { throw NeedsExecutor() }
+            guard let completed = try complete(inner, value, budget) else { throw NeedsExecutor() }
             return completed
         }
         guard let value else { return nil }
@@ -320,24 +339,27 @@ extension AEMGraphQLEngine {
             var completed: [Map] = []
             completed.reserveCapacity(elements.count)
             for element in elements {
+                try budget.check()
                 // GraphQLSwift leaves a null out of a list.
-                if let one = try complete(item, element) { completed.append(one) }
+                if let one = try complete(item, element, budget) { completed.append(one) }
             }
             return .array(completed)
         case .leaf(let leaf):
             return try leaf.serialize(value: value)
         case .object(let object):
             guard let source = value as? [String: any Sendable] else { throw NeedsExecutor() }
-            return try complete(object, source)
+            return try complete(object, source, budget)
         case .abstract(let objects):
             guard let source = value as? [String: any Sendable], let typeName = source["__typename"] as? String,
                 let object = objects[typeName]
             else { throw NeedsExecutor() }
-            return try complete(object, source)
+            return try complete(object, source, budget)
         }
     }
 
-    private func complete(_ object: AEMQueryPlan.Object, _ source: [String: any Sendable]) throws -> Map {
+    private func complete(_ object: AEMQueryPlan.Object, _ source: [String: any Sendable], _ budget: Budget) throws
+        -> Map
+    {
         var fields = OrderedDictionary<String, Map>()
         fields.reserveCapacity(object.fields.count)
         for field in object.fields {
@@ -358,7 +380,7 @@ extension AEMGraphQLEngine {
                     return try references(of: $0.fragments, transform: $0.transform)
                 }
             }
-            fields[field.key] = try complete(field.output, value) ?? .null
+            fields[field.key] = try complete(field.output, value, budget) ?? .null
         }
         return .dictionary(fields)
     }

@@ -18,9 +18,11 @@ internal import OrderedCollections
 struct DataConnectStore: Sendable {
     let queue: DatabasePool
     let lock = SerialLock()
+    /// Planned writes waiting to run, a batch to a transaction.
+    let plannedWrites = PlannedWrites()
     /// The temporary file when no `--data` was given, removed when the store closes.
     let temporary: TemporaryDatabaseFile?
-    /// The statement texts the reading connections keep prepared, at most ``preparedTextLimit``.
+    /// The statement texts the connections keep prepared, at most ``preparedTextLimit``.
     let preparedTexts = NIOLockedValueBox(Set<String>())
     static let preparedTextLimit = 512
     /// Whether the tables were created by this open (so the seed data should run).
@@ -214,25 +216,4 @@ struct DataConnectStore: Sendable {
         else { return false }
         return expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
     }
-}
-
-/// A database file in the temporary directory, with its WAL and shared-memory files removed once nothing holds it
-/// (an open connection keeps reading an unlinked file).
-final class TemporaryDatabaseFile: Sendable {
-    let path: String
-
-    init() {
-        path =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "content-dataconnect-\(UUID().uuidString).sqlite"
-            )
-            .path
-    }
-
-    /// Removes the files; their open connections go on reading them until they close.
-    func remove() {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    deinit { remove() }
 }

@@ -67,7 +67,8 @@ protocol DataConnectStorage: Sendable {
     /// - Parameter body: The write.
     /// - Returns: What `body` answers.
     /// - Throws: What the database or `body` throws.
-    func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T
+    func plannedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) async throws -> T) async throws
+        -> T
     /// Stops what the storage runs in the background.
     func close() async
 }
@@ -81,7 +82,9 @@ extension DataConnectStorage {
         }
     }
 
-    func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
+    func plannedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) async throws -> T) async throws
+        -> T
+    {
         try await transaction(isMutation: true, isSerializable: false) { (try await body($0), commit: true) }
     }
 }
@@ -98,14 +101,15 @@ extension DataConnectStore: DataConnectStorage {
 
     /// Holds the lock for a transaction opened with `begin`, its statements on the writer's queue or, with
     /// `runsHere`, on the calling thread.
-    private func locked<T: Sendable>(
+    func locked<T: Sendable>(
         _ begin: String, runsHere: Bool, _ body: @Sendable (any SQLTransaction) async throws -> (T, commit: Bool)
     ) async throws -> T {
         let control = { @Sendable (sql: String) async throws in
             guard runsHere else { return try await transaction(sql) }
             try accessHere { db in
-                if sql.hasPrefix("BEGIN"), db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
-                try db.execute(sql: sql)
+                if sql.hasPrefix("BEGIN"), db.isInsideTransaction { try db.cachedStatement(sql: "ROLLBACK").execute() }
+                // Four fixed texts, kept prepared on the writing connection.
+                try db.cachedStatement(sql: sql).execute()
             }
         }
         return try await lock.withLock {
@@ -135,27 +139,26 @@ extension DataConnectStore: DataConnectStorage {
 
     /// Not async, so that GRDB's synchronous `read` is the one called.
     private func readHere(_ statements: [SQLFragment]) throws -> [[SQLRecord]] {
-        try queue.read { db in
+        func run(_ db: Database) throws -> [[SQLRecord]] {
             try statements.map { sql in
-                // A planned query's texts repeat, and preparing one costs as much as running it; a bounded number of
-                // texts is kept prepared on each connection, since the texts inline limits and offsets clients choose.
-                let isKept = preparedTexts.withLockedValue { texts in
-                    if texts.contains(sql.text) { return true }
-                    guard texts.count < Self.preparedTextLimit else { return false }
-                    texts.insert(sql.text)
-                    return true
-                }
-                return try SQLiteTransaction.records(db, sql, prepared: isKept)
+                try SQLiteTransaction.records(db, sql, prepared: keepsPrepared(sql.text))
             }
         }
+        // One statement sees one snapshot by itself (SQLite's autocommit read in WAL), so it needs no transaction
+        // around it: BEGIN and COMMIT were two of its three statements. Several share one transaction.
+        return statements.count == 1 ? try queue.unsafeRead(run) : try queue.read(run)
     }
 
-    /// A transaction whose statements run on the calling thread.
-    ///
-    /// A planned write is a statement or two, and each visit to the writer's queue costs two thread switches. Under
-    /// the lock no other operation uses the writing connection, so its queue is idle and runs each block at once.
-    func plannedWrite<T: Sendable>(_ body: @Sendable (any SQLTransaction) async throws -> T) async throws -> T {
-        try await locked("BEGIN IMMEDIATE", runsHere: true) { (try await body($0), commit: true) }
+    /// Whether a statement text is kept prepared on each connection that runs it: a planned operation's texts
+    /// repeat, and preparing one costs as much as running it; a bounded number of texts is kept, since the texts
+    /// inline limits and offsets clients choose.
+    func keepsPrepared(_ text: String) -> Bool {
+        preparedTexts.withLockedValue { texts in
+            if texts.contains(text) { return true }
+            guard texts.count < Self.preparedTextLimit else { return false }
+            texts.insert(text)
+            return true
+        }
     }
 
     /// Database work on the writing connection, on the calling thread (not async, so that GRDB's synchronous form is
@@ -182,7 +185,9 @@ struct SQLiteTransaction: SQLTransaction {
 
     func rows(_ sql: SQLFragment) async throws -> [SQLRecord] {
         do {
-            if runsHere { return try store.accessHere { db in try Self.records(db, sql) } }
+            if runsHere {
+                return try store.accessHere { db in try Self.records(db, sql, prepared: store.keepsPrepared(sql.text)) }
+            }
             return try await store.access { db in try Self.records(db, sql) }
         } catch let error as DatabaseError {
             throw Self.failure(error)
@@ -199,8 +204,14 @@ struct SQLiteTransaction: SQLTransaction {
     }
 
     func execute(_ sql: SQLFragment) async throws -> Int {
+        // A planned write's statements are kept prepared; the general executor's are made for each use.
+        let prepared = runsHere && store.keepsPrepared(sql.text)
         let run = { @Sendable (db: Database) throws -> Int in
-            try db.execute(sql: sql.text, arguments: StatementArguments(sql.arguments))
+            if prepared {
+                try db.cachedStatement(sql: sql.text).execute(arguments: StatementArguments(sql.arguments))
+            } else {
+                try db.execute(sql: sql.text, arguments: StatementArguments(sql.arguments))
+            }
             return db.changesCount
         }
         do {

@@ -234,7 +234,27 @@ extension Request {
     /// the bodies a page can post cross-site without a preflight (`text/plain`, forms, or a body with no type).
     package var declaresJSON: Bool {
         guard let value = headers[.contentType] else { return false }
-        let mediaType = value.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
-        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        // Bytes, not Foundation's trimming and lower-casing: this runs on every request with a body.
+        var mediaType = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = mediaType.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            mediaType = mediaType.dropFirst()
+        }
+        while let last = mediaType.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            mediaType = mediaType.dropLast()
+        }
+        func lowered(_ byte: UInt8) -> UInt8 {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        }
+        func starts(with text: String) -> Bool {
+            mediaType.count >= text.utf8.count && zip(mediaType, text.utf8).allSatisfy { lowered($0) == $1 }
+        }
+        func ends(with text: String) -> Bool {
+            mediaType.count >= text.utf8.count
+                && zip(mediaType.suffix(text.utf8.count), text.utf8).allSatisfy {
+                    lowered($0) == $1
+                }
+        }
+        return (starts(with: "application/json") && mediaType.count == "application/json".utf8.count)
+            || (starts(with: "application/") && ends(with: "+json"))
     }
 }

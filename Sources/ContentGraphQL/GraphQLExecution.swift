@@ -105,6 +105,11 @@ package struct GraphQLExecutionTimeout: Error, CustomStringConvertible {
     /// The budget.
     package var seconds: Int
 
+    /// The error for a run past `seconds`.
+    package init(seconds: Int) {
+        self.seconds = seconds
+    }
+
     /// What happened and what to do.
     package var description: String {
         "the query ran longer than \(seconds) s and was cancelled\(GraphQLLimits().advice("seconds"))"

@@ -199,6 +199,28 @@ struct AEMQueryPlanTests {
         return variables
     }
 
+    /// A planned run is held to the request's time as the executor is, and answers as it does past it.
+    @Test func aPlannedRunPastItsTimeAnswersAsTheExecutor() async throws {
+        var limits = GraphQLLimits()
+        limits.seconds = 0
+        let emulator = try AEMEmulator(
+            directory: Locations.examples.appendingPathComponent("aem"), publishBase: "http://localhost",
+            limits: limits)
+        let checked = try emulator.engine.documents.request("{ adventureList { items { title } } }").get()
+        let plan = try #require(checked.prepared)
+        let answer = emulator.engine.run(plan, variables: JSONObject(), operationName: nil)
+        #expect(answer?["data"] == nil)
+        #expect(
+            answer?["errors"]?.arrayValue?.first?["message"]?.stringValue
+                == GraphQLExecutionTimeout(seconds: 0).description)
+        // With time to run, the same plan answers.
+        let unhurried = try AEMEmulator(
+            directory: Locations.examples.appendingPathComponent("aem"), publishBase: "http://localhost")
+        let planned = try #require(
+            try unhurried.engine.documents.request("{ adventureList { items { title } } }").get().prepared)
+        #expect(unhurried.engine.run(planned, variables: JSONObject(), operationName: nil)?["data"] != nil)
+    }
+
     @Test func aRefusedQueryIsNotKeptAndAKeptOneIsCheckedOnce() async throws {
         try await Self.withEngine { engine in
             let before = engine.documents.count

@@ -278,4 +278,41 @@ struct CompiledOperationTests {
         let added = await engine.run(plan, variables: fresh, auth: .anonymous).map(Self.text)
         #expect(added?.contains(#""action":"CREATE""#) == true, "\(added ?? "")")
     }
+
+    /// Writes that arrive together run in one transaction, each under its own savepoint: those that fail leave
+    /// nothing and go to the executor, the others are all committed and answered.
+    @Test func plannedWritesTogetherCommitTheirOwnAndFailTheirOwn() async throws {
+        let engine = try await Self.engine()
+        defer { Self.close(engine) }
+        let plan = try #require(engine.operations["app"]?["addWithID"]?.plan)
+        let outcomes = await withTaskGroup(of: (Int, String?).self) { group in
+            for number in 0..<48 {
+                // Every fourth reuses a seeded row's id, which the insert refuses.
+                let id = number % 4 == 3 ? "11111111111111111111111111111111" : String(format: "%032x", 0xB000 + number)
+                let variables: JSONObject = ["id": .string(id), "title": .string("Batch \(number)")]
+                group.addTask {
+                    (number, await engine.run(plan, variables: variables, auth: .anonymous).map(Self.text))
+                }
+            }
+            var outcomes: [Int: String?] = [:]
+            for await (number, outcome) in group { outcomes[number] = outcome }
+            return outcomes
+        }
+        for (number, outcome) in outcomes {
+            if number % 4 == 3 {
+                #expect(outcome == nil, "\(number): \(outcome ?? "")")
+            } else {
+                #expect(outcome?.contains(#""action":"CREATE""#) == true, "\(number): \(outcome ?? "nil")")
+            }
+        }
+        let read = await engine.execute(
+            connector: "app", operationName: "filtered", kind: .query,
+            variables: ["title": .string("Batch"), "limit": .null], auth: .anonymous)
+        let rows = Self.text(read).components(separatedBy: #""name":"Batch "#).count - 1
+        #expect(rows == 36, "\(Self.text(read))")
+        let seeded = await engine.execute(
+            connector: "app", operationName: "one", kind: .query,
+            variables: ["id": .string("11111111111111111111111111111111")], auth: .anonymous)
+        #expect(Self.text(seeded).contains(#""title":"Alpha""#), "\(Self.text(seeded))")
+    }
 }

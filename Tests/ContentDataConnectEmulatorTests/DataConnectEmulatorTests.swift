@@ -339,6 +339,7 @@ struct DataConnectEmulatorTests {
         let note = try #require(emulator.workspaceNotes.first { $0.contains("broken.gql") })
         #expect(note.contains("broken.gql:3:5"), "\(note)")
         #expect(note.contains("runtime") && note.contains("--strict"), "\(note)")
+        await emulator.shutDown()
         try await DataConnectHarness.run(workspace: folder) { client in
             let broken = try await client.query("broken")
             #expect(broken.status == 400, "\(broken.text)")
@@ -387,6 +388,7 @@ struct DataConnectEmulatorTests {
         let emulator = try await DataConnectEmulator(workspace: folder)
         let ghost = try #require(emulator.workspaceNotes.first { $0.contains("e_ghost.gql") })
         #expect(ghost.contains("e_ghost.gql:4:15") && ghost.contains("Missing"), "\(ghost)")
+        await emulator.shutDown()
         try await DataConnectHarness.run(workspace: folder) { client in
             let titled = try await client.query("titledSciFi")
             #expect(titled.status == 200, "\(titled.text)")
@@ -589,6 +591,7 @@ struct DataConnectEmulatorTests {
         #expect(
             note.contains(#"ops.gql:1:68: unsupported expression "auth.uid" (currently only "uuidV4()" is supported)"#),
             "\(note)")
+        await emulator.shutDown()
         try await DataConnectHarness.run(workspace: folder) { client in
             let token = DataConnectHarness.userToken("u1")
             #expect(try await client.mutate("mine", connector: "app", token: token).status == 400)
