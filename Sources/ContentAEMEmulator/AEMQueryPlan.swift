@@ -83,7 +83,7 @@ struct AEMQueryPlan: Sendable {
 
     /// How many fields a plan may hold once every possible type of every union is planned: beyond it the executor
     /// runs the document (it is within the server's limits, but would take long to plan).
-    private static let maximumFields = 20_000
+    private static let maximumFields = 4_000
 
     /// Plans a validated document, or answers `nil` when its shape needs the executor.
     ///
@@ -136,13 +136,11 @@ struct AEMQueryPlan: Sendable {
 
     /// The model and kind of a root field the plan runs: `xList`, `xByPath`, `xById`.
     private static func rootKind(_ name: String, models: [String: ContentFragmentModel]) -> Kind? {
-        for (suffix, kind) in [("List", 0), ("ByPath", 1), ("ById", 2)] where name.hasSuffix(suffix) {
-            guard let model = models[String(name.dropLast(suffix.count))] else { continue }
-            switch kind {
-            case 0: return .list(model)
-            case 1: return .byPath(model)
-            default: return .byID(model)
-            }
+        let kinds: [(suffix: String, kind: (ContentFragmentModel) -> Kind)] = [
+            ("List", Kind.list), ("ByPath", Kind.byPath), ("ById", Kind.byID),
+        ]
+        for (suffix, kind) in kinds where name.hasSuffix(suffix) {
+            if let model = models[String(name.dropLast(suffix.count))] { return kind(model) }
         }
         return nil
     }
@@ -299,18 +297,15 @@ extension AEMGraphQLEngine {
         do {
             for root in plan.roots {
                 try budget.check()
+                guard let args = GraphQLArgumentTemplate.filled(root.arguments, coerced) else { return nil }
                 let value: [String: any Sendable]
                 switch root.kind {
                 case .typename(let name):
                     data[root.key] = .string(name)
                     continue
-                case .list(let model), .byPath(let model), .byID(let model):
-                    guard let args = GraphQLArgumentTemplate.filled(root.arguments, coerced) else { return nil }
-                    switch root.kind {
-                    case .list: value = try list(model, args: args)
-                    case .byPath: value = try single(model, args: args, byID: false)
-                    default: value = try single(model, args: args, byID: true)
-                    }
+                case .list(let model): value = try list(model, args: args)
+                case .byPath(let model): value = try single(model, args: args, byID: false)
+                case .byID(let model): value = try single(model, args: args, byID: true)
                 }
                 data[root.key] = try complete(root.output, value, budget) ?? .null
             }

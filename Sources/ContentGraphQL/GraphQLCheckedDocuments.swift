@@ -5,8 +5,9 @@ internal import Synchronization
 /// app's ad-hoc queries are a handful of texts sent over and over) is not parsed and validated again.
 ///
 /// Only documents that passed are kept: a refusal is answered from the text each time, so a client cannot fill the
-/// cache with errors. What is kept is bounded by count and by the texts' total size, whatever clients send; when a
-/// new document would pass either bound the oldest are dropped first. The schema never changes for the life of a
+/// cache with errors. What is kept is bounded by count and by the texts' total size, whatever clients send (a parsed
+/// document holds every token of its text, a few hundred bytes each, so the bytes bound its memory too); when a new
+/// document would pass either bound the oldest are dropped first. The schema never changes for the life of a
 /// cache, so nothing kept goes stale. With each document the cache keeps what a service prepares from it once (a
 /// plan, say).
 package final class GraphQLCheckedDocuments<Prepared: Sendable>: Sendable {
@@ -50,7 +51,8 @@ package final class GraphQLCheckedDocuments<Prepared: Sendable>: Sendable {
     package init(
         schema: GraphQLSchema, limits: GraphQLLimits,
         rules: [@Sendable (ValidationContext) -> Visitor] = specifiedRules,
-        maximumCount: Int = 256, maximumBytes: Int = 4 << 20, prepare: @escaping @Sendable (Document) -> Prepared
+        maximumCount: Int = 128, maximumBytes: Int = 512 << 10,
+        prepare: @escaping @Sendable (Document) -> Prepared
     ) {
         self.prepare = prepare
         self.schema = schema
