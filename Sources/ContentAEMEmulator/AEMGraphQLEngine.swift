@@ -206,7 +206,6 @@ struct AEMGraphQLEngine: Sendable {
                 resultFields["_references"]?.resolve = { source, _, _, _ in
                     guard let pending = (source as? [String: any Sendable])?["_references"] as? PendingReferences
                     else { return nil }
-                    try Task.checkCancellation()
                     return try self.references(of: pending.fragments, transform: pending.transform)
                 }
                 results.fields = { resultFields }
@@ -220,17 +219,24 @@ struct AEMGraphQLEngine: Sendable {
         let transform: AssetTransform
     }
 
+    /// Stops a request's work when its client has gone (the request's task is cancelled, as is the executor's run
+    /// once its time is up) or, in a planned run, once its time is up.
+    static func checkRequest() throws {
+        try Task.checkCancellation()
+        if let deadline = PlannedRun.deadline, ContinuousClock.now > deadline { throw PlannedRun.TimedOut() }
+    }
+
     /// `xList`: the model's fragments, filtered, sorted and paged, with what they refer to as `_references`.
     func list(_ model: ContentFragmentModel, args: Map) throws -> [String: any Sendable] {
         // A request that ran out of time or lost its client stops before the next load.
-        try Task.checkCancellation()
+        try Self.checkRequest()
         let items = try select(model: model, args: args)
         let offset = max(0, args["offset"].int ?? 0)
         var page = Array(items.dropFirst(offset))
         if let limit = args["limit"].int { page = Array(page.prefix(max(0, limit))) }
         let transform = AssetTransform(args["_assetTransform"])
         let rendered: [(any Sendable)?] = try page.map {
-            try Task.checkCancellation()
+            try Self.checkRequest()
             return try render($0, transform: transform)
         }
         return ["items": rendered, "_references": PendingReferences(fragments: page, transform: transform)]
@@ -238,7 +244,7 @@ struct AEMGraphQLEngine: Sendable {
 
     /// `xByPath` (the fragment at `_path`) or `xById` (the fragment with `_id`).
     func single(_ model: ContentFragmentModel, args: Map, byID: Bool) throws -> [String: any Sendable] {
-        try Task.checkCancellation()
+        try Self.checkRequest()
         let key = args[byID ? "_id" : "_path"].string ?? ""
         let found = try byID ? store.fragment(id: key) : store.fragment(path: key)
         guard let fragment = found, fragment.model == model.name else {
@@ -398,7 +404,7 @@ struct AEMGraphQLEngine: Sendable {
     /// model, for a fragment reference), and for a content reference the asset or page a path names otherwise.
     func resolve(_ pending: PendingReference, field: ContentFragmentModel.Field) throws -> (any Sendable)? {
         func one(_ path: String) throws -> [String: any Sendable]? {
-            try Task.checkCancellation()
+            try Self.checkRequest()
             if let target = try store.fragment(path: path),
                 field.type == .contentReference || field.model == nil || target.model == field.model
             {
@@ -423,6 +429,7 @@ struct AEMGraphQLEngine: Sendable {
         var seen = Set<String>()
         var found: [(any Sendable)?] = []
         for fragment in fragments {
+            try Self.checkRequest()
             guard let model = models[fragment.model] else { continue }
             for field in model.fields {
                 let value = fragment.values[field.name] ?? .null
@@ -557,4 +564,12 @@ private final class RenderedMemo: Sendable {
         }
         return made
     }
+}
+
+/// The time a planned run may take (see ``AEMQueryPlan``): the executor's ``GraphQLLimits/seconds``.
+enum PlannedRun {
+    @TaskLocal static var deadline: ContinuousClock.Instant?
+
+    /// A planned run past its time.
+    struct TimedOut: Error {}
 }

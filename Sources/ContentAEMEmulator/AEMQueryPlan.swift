@@ -267,19 +267,6 @@ extension AEMGraphQLEngine {
     /// A planned run that met something only the executor answers exactly.
     private struct NeedsExecutor: Error {}
 
-    /// The time a planned run may take, ``GraphQLLimits/seconds`` as for the executor, and the request's task, which
-    /// is cancelled when its client goes.
-    private struct Budget {
-        let deadline: ContinuousClock.Instant
-
-        func check() throws {
-            try Task.checkCancellation()
-            if ContinuousClock.now > deadline { throw TimedOut() }
-        }
-    }
-
-    private struct TimedOut: Error {}
-
     /// Runs a plan, or answers `nil` for the executor to run the document (see ``AEMQueryPlan``).
     ///
     /// - Parameters:
@@ -292,24 +279,13 @@ extension AEMGraphQLEngine {
         var given: [String: Map] = [:]
         for member in variables.members { given[member.key] = GraphQLJSON.map(member.value) }
         guard let coerced = GraphQLDeclaredVariable.coerced(plan.variables, given: given) else { return nil }
-        var data = OrderedDictionary<String, Map>()
-        let budget = Budget(deadline: .now + .seconds(limits.seconds))
+        let data: OrderedDictionary<String, Map>
         do {
-            for root in plan.roots {
-                try budget.check()
-                guard let args = GraphQLArgumentTemplate.filled(root.arguments, coerced) else { return nil }
-                let value: [String: any Sendable]
-                switch root.kind {
-                case .typename(let name):
-                    data[root.key] = .string(name)
-                    continue
-                case .list(let model): value = try list(model, args: args)
-                case .byPath(let model): value = try single(model, args: args, byID: false)
-                case .byID(let model): value = try single(model, args: args, byID: true)
-                }
-                data[root.key] = try complete(root.output, value, budget) ?? .null
+            // The executor's time budget, seen by every check the resolvers' code makes as it goes.
+            data = try PlannedRun.$deadline.withValue(.now + .seconds(limits.seconds)) {
+                try complete(plan.roots, coerced)
             }
-        } catch is TimedOut {
+        } catch is PlannedRun.TimedOut {
             // As the executor answers a run past its time.
             let message = GraphQLExecutionTimeout(seconds: limits.seconds).description
             return .object(["errors": .array([.object(["message": .string(message)])])])
@@ -319,10 +295,32 @@ extension AEMGraphQLEngine {
         return .object(["data": Self.wholeNumbers(GraphQLJSON.json(.dictionary(data)))])
     }
 
+    /// The root fields' values, or a throw for the executor to run the document.
+    private func complete(_ roots: [AEMQueryPlan.Root], _ coerced: [String: Map]) throws
+        -> OrderedDictionary<String, Map>
+    {
+        var data = OrderedDictionary<String, Map>()
+        for root in roots {
+            try Self.checkRequest()
+            guard let args = GraphQLArgumentTemplate.filled(root.arguments, coerced) else { throw NeedsExecutor() }
+            let value: [String: any Sendable]
+            switch root.kind {
+            case .typename(let name):
+                data[root.key] = .string(name)
+                continue
+            case .list(let model): value = try list(model, args: args)
+            case .byPath(let model): value = try single(model, args: args, byID: false)
+            case .byID(let model): value = try single(model, args: args, byID: true)
+            }
+            data[root.key] = try complete(root.output, value) ?? .null
+        }
+        return data
+    }
+
     /// A value completed as GraphQLSwift's `completeValue` completes it; `nil` for null.
-    private func complete(_ output: AEMQueryPlan.Output, _ value: (any Sendable)?, _ budget: Budget) throws -> Map? {
+    private func complete(_ output: AEMQueryPlan.Output, _ value: (any Sendable)?) throws -> Map? {
         if case .nonNull(let inner) = output {
-            guard let completed = try complete(inner, value, budget) else { throw NeedsExecutor() }
+            guard let completed = try complete(inner, value) else { throw NeedsExecutor() }
             return completed
         }
         guard let value else { return nil }
@@ -334,25 +332,25 @@ extension AEMGraphQLEngine {
             var completed: [Map] = []
             completed.reserveCapacity(elements.count)
             for element in elements {
-                try budget.check()
+                try Self.checkRequest()
                 // GraphQLSwift leaves a null out of a list.
-                if let one = try complete(item, element, budget) { completed.append(one) }
+                if let one = try complete(item, element) { completed.append(one) }
             }
             return .array(completed)
         case .leaf(let leaf):
             return try leaf.serialize(value: value)
         case .object(let object):
             guard let source = value as? [String: any Sendable] else { throw NeedsExecutor() }
-            return try complete(object, source, budget)
+            return try complete(object, source)
         case .abstract(let objects):
             guard let source = value as? [String: any Sendable], let typeName = source["__typename"] as? String,
                 let object = objects[typeName]
             else { throw NeedsExecutor() }
-            return try complete(object, source, budget)
+            return try complete(object, source)
         }
     }
 
-    private func complete(_ object: AEMQueryPlan.Object, _ source: [String: any Sendable], _ budget: Budget) throws
+    private func complete(_ object: AEMQueryPlan.Object, _ source: [String: any Sendable]) throws
         -> Map
     {
         var fields = OrderedDictionary<String, Map>()
@@ -371,11 +369,10 @@ extension AEMGraphQLEngine {
                 }
             case .references:
                 value = try (source["_references"] as? PendingReferences).map {
-                    try Task.checkCancellation()
-                    return try references(of: $0.fragments, transform: $0.transform)
+                    try references(of: $0.fragments, transform: $0.transform)
                 }
             }
-            fields[field.key] = try complete(field.output, value, budget) ?? .null
+            fields[field.key] = try complete(field.output, value) ?? .null
         }
         return .dictionary(fields)
     }

@@ -22,8 +22,10 @@ struct DataConnectStore: Sendable {
     let plannedWrites = PlannedWrites()
     /// The temporary file when no `--data` was given, removed when the store closes.
     let temporary: TemporaryDatabaseFile?
-    /// The statement texts the connections keep prepared, at most ``preparedTextLimit``.
+    /// The statement texts the connections keep prepared, at most ``preparedTextLimit`` for reads and as many for
+    /// writes, so that neither can take the other's place.
     let preparedTexts = NIOLockedValueBox(Set<String>())
+    let preparedWriteTexts = NIOLockedValueBox(Set<String>())
     static let preparedTextLimit = 512
     /// Whether the tables were created by this open (so the seed data should run).
     let isNew: Bool

@@ -152,8 +152,8 @@ extension DataConnectStore: DataConnectStorage {
     /// Whether a statement text is kept prepared on each connection that runs it: a planned operation's texts
     /// repeat, and preparing one costs as much as running it; a bounded number of texts is kept, since the texts
     /// inline limits and offsets clients choose.
-    func keepsPrepared(_ text: String) -> Bool {
-        preparedTexts.withLockedValue { texts in
+    func keepsPrepared(_ text: String, writing: Bool = false) -> Bool {
+        (writing ? preparedWriteTexts : preparedTexts).withLockedValue { texts in
             if texts.contains(text) { return true }
             guard texts.count < Self.preparedTextLimit else { return false }
             texts.insert(text)
@@ -186,7 +186,9 @@ struct SQLiteTransaction: SQLTransaction {
     func rows(_ sql: SQLFragment) async throws -> [SQLRecord] {
         do {
             if runsHere {
-                return try store.accessHere { db in try Self.records(db, sql, prepared: store.keepsPrepared(sql.text)) }
+                return try store.accessHere { db in
+                    try Self.records(db, sql, prepared: store.keepsPrepared(sql.text, writing: true))
+                }
             }
             return try await store.access { db in try Self.records(db, sql) }
         } catch let error as DatabaseError {
@@ -205,7 +207,7 @@ struct SQLiteTransaction: SQLTransaction {
 
     func execute(_ sql: SQLFragment) async throws -> Int {
         // A planned write's statements are kept prepared; the general executor's are made for each use.
-        let prepared = runsHere && store.keepsPrepared(sql.text)
+        let prepared = runsHere && store.keepsPrepared(sql.text, writing: true)
         let run = { @Sendable (db: Database) throws -> Int in
             if prepared {
                 try db.cachedStatement(sql: sql.text).execute(arguments: StatementArguments(sql.arguments))
