@@ -63,10 +63,23 @@ extension DataConnectStore {
     func plannedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) async throws -> T) async throws
         -> T
     {
+        // A write whose client has gone before its batch runs it is not run: its caller's task is cancelled.
+        let abandoned = NIOLockedValueBox(false)
+        return try await withTaskCancellationHandler {
+            try await submit(body, abandoned: abandoned)
+        } onCancel: {
+            abandoned.withLockedValue { $0 = true }
+        }
+    }
+
+    private func submit<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLTransaction) async throws -> T, abandoned: NIOLockedValueBox<Bool>
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let outcome = NIOLockedValueBox<Result<T, any Error>>(.failure(CancellationError()))
             let job = PlannedWrites.Job(
                 run: { transaction in
+                    guard !abandoned.withLockedValue({ $0 }) else { return false }
                     do {
                         let value = try await body(transaction)
                         outcome.withLockedValue { $0 = .success(value) }

@@ -15,6 +15,9 @@ actor SerialLock {
         return try await body()
     }
 
+    /// How many wait for the lock.
+    var waiting: Int { waiters.count }
+
     private func acquire() async {
         guard isHeld else {
             isHeld = true

@@ -315,4 +315,34 @@ struct CompiledOperationTests {
             variables: ["id": .string("11111111111111111111111111111111")], auth: .anonymous)
         #expect(Self.text(seeded).contains(#""title":"Alpha""#), "\(Self.text(seeded))")
     }
+
+    /// A write whose client has gone while it waited for its batch is not run: nothing is written.
+    @Test func aPlannedWriteWhoseClientLeftBeforeItsBatchIsNotRun() async throws {
+        let engine = try await Self.engine()
+        defer { Self.close(engine) }
+        let store = try #require(engine.store as? DataConnectStore)
+        let plan = try #require(engine.operations["app"]?["addWithID"]?.plan)
+        // The writing connection is held, so the write waits in its batch.
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            await store.lock.withLock {
+                holding.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in held { break }
+        let variables: JSONObject = ["id": .string("77777777777777777777777777777777"), "title": .string("Left")]
+        let writer = Task { await engine.run(plan, variables: variables, auth: .anonymous) }
+        // Its batch waits for the lock behind the holder.
+        while await store.lock.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        writer.cancel()
+        releasing.yield()
+        await holder.value
+        #expect(await writer.value == nil)
+        let read = await engine.execute(
+            connector: "app", operationName: "one", kind: .query,
+            variables: ["id": .string("77777777777777777777777777777777")], auth: .anonymous)
+        #expect(Self.text(read).contains(#""track":null"#), "\(Self.text(read))")
+    }
 }
