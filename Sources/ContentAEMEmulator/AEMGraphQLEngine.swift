@@ -90,8 +90,7 @@ struct AEMGraphQLEngine: Sendable {
         case .failure(let refusal):
             return .object(["errors": .array(refusal.json)])
         }
-        var values: [String: Map] = [:]
-        for member in variables.members { values[member.key] = GraphQLJSON.map(member.value) }
+        let values = GraphQLJSON.variables(variables)
         do {
             let result = try await GraphQLExecution.execute(
                 schema: schema, document: document, context: (), variables: values, operationName: operationName,

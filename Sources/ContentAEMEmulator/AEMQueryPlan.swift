@@ -276,9 +276,8 @@ extension AEMGraphQLEngine {
     /// - Returns: The response body, or `nil`.
     func run(_ plan: AEMQueryPlan, variables: JSONObject, operationName: String?) -> JSONValue? {
         guard operationName == nil || operationName == plan.operationName else { return nil }
-        var given: [String: Map] = [:]
-        for member in variables.members { given[member.key] = GraphQLJSON.map(member.value) }
-        guard let coerced = GraphQLDeclaredVariable.coerced(plan.variables, given: given) else { return nil }
+        guard let coerced = GraphQLDeclaredVariable.coerced(plan.variables, given: GraphQLJSON.variables(variables))
+        else { return nil }
         let data: OrderedDictionary<String, Map>
         do {
             // The executor's time budget, seen by every check the resolvers' code makes as it goes.

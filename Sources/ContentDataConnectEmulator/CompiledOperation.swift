@@ -165,9 +165,7 @@ extension DataConnectEngine {
     ///   - auth: The caller.
     /// - Returns: The response, or `nil`.
     func run(_ plan: CompiledOperation, variables: JSONObject, auth: AuthContext) async -> Outcome? {
-        guard
-            let coerced = GraphQLDeclaredVariable.coerced(
-                plan.variables, given: variables.members.reduce(into: [:]) { $0[$1.key] = GraphQLJSON.map($1.value) })
+        guard let coerced = GraphQLDeclaredVariable.coerced(plan.variables, given: GraphQLJSON.variables(variables))
         else { return nil }
         var arguments: [Map] = []
         for root in plan.roots {

@@ -328,9 +328,7 @@ struct DataConnectEngine: Sendable {
         let isTransaction = operation?.directives.contains { $0.name.value == "transaction" } ?? false
         let checks = operation.map { OperationChecks(operation: $0, document: document) }
         let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
-        var inputs: [String: Map] = [:]
-        for member in variables.members { inputs[member.key] = GraphQLJSON.map(member.value) }
-        let given = inputs
+        let given = GraphQLJSON.variables(variables)
         do {
             return try await store.transaction(isMutation: isMutation, isSerializable: isTransaction) { transaction in
                 let run = Execution(

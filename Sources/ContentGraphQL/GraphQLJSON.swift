@@ -5,6 +5,12 @@ internal import OrderedCollections
 
 /// Converting between the project's JSON documents and GraphQLSwift's `Map`, for every emulator.
 package enum GraphQLJSON {
+    /// A request's variables as GraphQL values, by name.
+    package static func variables(_ object: JSONObject) -> [String: Map] {
+        var values: [String: Map] = [:]
+        for member in object.members { values[member.key] = map(member.value) }
+        return values
+    }
 
     package static func map(_ value: JSONValue) -> Map {
         switch value {

@@ -113,6 +113,22 @@ struct CompiledOperationTests {
         Task { await store.close() }
     }
 
+    /// The answer to `one` for a track's id.
+    static func track(_ engine: DataConnectEngine, id: String) async -> String {
+        text(
+            await engine.execute(
+                connector: "app", operationName: "one", kind: .query, variables: ["id": .string(id)],
+                auth: .anonymous))
+    }
+
+    /// The answer to `filtered` for the tracks whose titles contain `title`, unlimited.
+    static func titled(_ engine: DataConnectEngine, _ title: String) async -> String {
+        text(
+            await engine.execute(
+                connector: "app", operationName: "filtered", kind: .query,
+                variables: ["title": .string(title), "limit": .null], auth: .anonymous))
+    }
+
     static func text(_ outcome: DataConnectEngine.Outcome) -> String {
         switch outcome {
         case .response(let body): return String(decoding: body.serialized(), as: UTF8.self)
@@ -212,10 +228,7 @@ struct CompiledOperationTests {
                 variables: ["title": .string("New \(number)"), "plays": .number(JSONNumber(1000 + number))],
                 auth: .anonymous)
             #expect(Self.text(added).contains("track_insert"), "\(Self.text(added))")
-            let read = await engine.execute(
-                connector: "app", operationName: "filtered", kind: .query,
-                variables: ["title": .string("New"), "limit": .null], auth: .anonymous)
-            let names = Self.text(read)
+            let names = await Self.titled(engine, "New")
             #expect(names.contains("\"New \(number)\""), "\(names)")
         }
     }
@@ -252,10 +265,8 @@ struct CompiledOperationTests {
         #expect(planned == general)
         #expect(general.contains(#""saved":{"id":"55555555555555555555555555555555"}"#), "\(general)")
         #expect(general.contains(#""action":"UPSERT""#), "\(general)")
-        let read = await engine.execute(
-            connector: "app", operationName: "one", kind: .query,
-            variables: ["id": .string("55555555555555555555555555555555")], auth: .anonymous)
-        #expect(Self.text(read).contains(#""title":"Epsilon""#), "\(Self.text(read))")
+        let read = await Self.track(engine, id: "55555555555555555555555555555555")
+        #expect(read.contains(#""title":"Epsilon""#), "\(read)")
     }
 
     /// A write that fails in the plan is rolled back and run again by the executor, which words the error once.
@@ -270,10 +281,8 @@ struct CompiledOperationTests {
             await engine.execute(
                 connector: "app", operationName: "addWithID", kind: .mutation, variables: taken, auth: .anonymous))
         #expect(answered.contains("errors"), "\(answered)")
-        let read = await engine.execute(
-            connector: "app", operationName: "filtered", kind: .query,
-            variables: ["title": .string("Again"), "limit": .null], auth: .anonymous)
-        #expect(Self.text(read).contains(#""hits":[]"#), "\(Self.text(read))")
+        let read = await Self.titled(engine, "Again")
+        #expect(read.contains(#""hits":[]"#), "\(read)")
         let fresh: JSONObject = ["id": .string("66666666666666666666666666666666"), "title": .string("Zeta")]
         let added = await engine.run(plan, variables: fresh, auth: .anonymous).map(Self.text)
         #expect(added?.contains(#""action":"CREATE""#) == true, "\(added ?? "")")
@@ -305,15 +314,11 @@ struct CompiledOperationTests {
                 #expect(outcome?.contains(#""action":"CREATE""#) == true, "\(number): \(outcome ?? "nil")")
             }
         }
-        let read = await engine.execute(
-            connector: "app", operationName: "filtered", kind: .query,
-            variables: ["title": .string("Batch"), "limit": .null], auth: .anonymous)
-        let rows = Self.text(read).components(separatedBy: #""name":"Batch "#).count - 1
-        #expect(rows == 36, "\(Self.text(read))")
-        let seeded = await engine.execute(
-            connector: "app", operationName: "one", kind: .query,
-            variables: ["id": .string("11111111111111111111111111111111")], auth: .anonymous)
-        #expect(Self.text(seeded).contains(#""title":"Alpha""#), "\(Self.text(seeded))")
+        let read = await Self.titled(engine, "Batch")
+        let rows = read.components(separatedBy: #""name":"Batch "#).count - 1
+        #expect(rows == 36, "\(read)")
+        let seeded = await Self.track(engine, id: "11111111111111111111111111111111")
+        #expect(seeded.contains(#""title":"Alpha""#), "\(seeded)")
     }
 
     /// A write whose client has gone while it waited for its batch is not run: nothing is written.
@@ -340,9 +345,7 @@ struct CompiledOperationTests {
         releasing.yield()
         await holder.value
         #expect(await writer.value == nil)
-        let read = await engine.execute(
-            connector: "app", operationName: "one", kind: .query,
-            variables: ["id": .string("77777777777777777777777777777777")], auth: .anonymous)
-        #expect(Self.text(read).contains(#""track":null"#), "\(Self.text(read))")
+        let read = await Self.track(engine, id: "77777777777777777777777777777777")
+        #expect(read.contains(#""track":null"#), "\(read)")
     }
 }
