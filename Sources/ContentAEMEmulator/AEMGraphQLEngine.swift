@@ -59,17 +59,6 @@ struct AEMGraphQLEngine: Sendable {
         try attachResolvers(models)
     }
 
-    /// Runs a query.
-    ///
-    /// - Parameters:
-    ///   - query: The GraphQL text.
-    ///   - variables: The variables, as JSON.
-    ///   - operationName: Which operation, when the text has several.
-    /// - Returns: The response body, as AEM shapes it: `data` and/or `errors`.
-    func execute(query: String, variables: JSONObject, operationName: String?) async -> JSONValue {
-        await execute(documents.request(query), variables: variables, operationName: operationName)
-    }
-
     /// Runs a query already checked with ``GraphQLSource``, or answers with why it was refused.
     ///
     /// - Parameters:
