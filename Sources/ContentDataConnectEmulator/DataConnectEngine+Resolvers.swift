@@ -141,13 +141,12 @@ extension DataConnectEngine {
                 for column in table.columns where column.type == .vector && !column.isList {
                     fields["\(table.plural)_\(column.field)_similarity"]?.resolve = { _, args, context, _ in
                         let state = try ExecutionState.from(context)
-                        try Self.requireSQLite(state, for: "vector similarity search")
                         let similarity = try VectorSimilarity(arguments: args, column: column, table: table)
                         var query = RowQuery(
                             schema: self.workspace.schema, values: state.values, dialect: state.sql.dialect)
                         let within = similarity.within.map { limit in
                             { (alias: String) -> SQLFragment in
-                                let distance = similarity.distance(column, alias: alias)
+                                let distance = similarity.distance(column, alias: alias, dialect: state.sql.dialect)
                                 return SQLFragment(
                                     text: "(\(distance.text)) < ?",
                                     arguments: distance.arguments + [limit.databaseValue])
@@ -155,7 +154,9 @@ extension DataConnectEngine {
                         }
                         let sql = try query.select(
                             table, alias: query.alias(), arguments: args, extra: within,
-                            ranking: .init(score: { similarity.distance(column, alias: $0) }, descending: false))
+                            ranking: .init(
+                                score: { similarity.distance(column, alias: $0, dialect: state.sql.dialect) },
+                                descending: false))
                         return try await self.fetch(sql, table: table, in: state.sql).map {
                             self.render($0, table: table, metadata: "distance")
                         }
@@ -251,14 +252,6 @@ extension DataConnectEngine {
             }
             mutation.fields = { fields }
         }
-    }
-
-    /// Refuses what the PostgreSQL engine does not run yet, saying so instead of answering differently from the service.
-    static func requireSQLite(_ state: ExecutionState, for feature: String) throws {
-        guard state.sql.dialect == .postgres else { return }
-        throw FieldFailure(
-            description: "\(feature) runs on the SQLite engine only so far; run content serve without --postgres "
-                + "for it")
     }
 
     /// `Query._service`: the schema this service generated, and the workspace's schema source.

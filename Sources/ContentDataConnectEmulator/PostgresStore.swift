@@ -45,6 +45,7 @@ struct PostgresStore: DataConnectStorage {
                 schema, on: database, validation: workspace.schemaValidation, reset: settings.reset,
                 announce: settings.announce)
             for change in outcome.changes { settings.announce(change) }
+            try await database.findExtensionTypes()
             let problems = try await createViews(schema, in: database)
             return PostgresStore(database: database, isNew: outcome.isNew, viewProblems: problems)
         } catch let conflict as PostgresSchemaConflict {

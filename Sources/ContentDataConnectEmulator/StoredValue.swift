@@ -21,6 +21,9 @@ enum StoredValue {
         case .undefined, .null: return .null
         default: break
         }
+        if type == .vector, !isList, case .array(let elements) = value {
+            return try vector(elements).databaseValue
+        }
         if isList || type == .any || type == .vector {
             if isList, case .array(let elements) = value {
                 let stored = try elements.map { element -> JSONValue in
@@ -52,6 +55,24 @@ enum StoredValue {
         default:
             throw Invalid(description: "expected a \(type) value, got \(DataConnectScalars.shown(value))")
         }
+    }
+
+    /// A `Vector` as pgvector keeps it, in single precision (``DataConnectVector``), refused in pgvector's words
+    /// (`src/vector.c`) when a number is beyond it.
+    private static func vector(_ elements: [Map]) throws -> String {
+        var numbers: [Float] = []
+        numbers.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .number(let number) = element else {
+                throw Invalid(
+                    description:
+                        "expected a Vector (a list of numbers), got \(DataConnectScalars.shown(.array(elements)))")
+            }
+            let single = Float(number.doubleValue)
+            guard single.isFinite else { throw Invalid(description: "\"\(number)\" is out of range for type vector") }
+            numbers.append(single)
+        }
+        return DataConnectVector.text(numbers)
     }
 
     private static func json(_ value: DatabaseValue) -> JSONValue {

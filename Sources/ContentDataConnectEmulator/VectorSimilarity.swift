@@ -17,6 +17,15 @@ struct VectorSimilarity {
         case l2 = "L2"
         case cosine = "COSINE"
         case innerProduct = "INNER_PRODUCT"
+
+        /// pgvector's operator for the distance.
+        var `operator`: String {
+            switch self {
+            case .l2: return "<->"
+            case .cosine: return "<=>"
+            case .innerProduct: return "<#>"
+            }
+        }
     }
 
     let method: Method
@@ -58,15 +67,27 @@ struct VectorSimilarity {
             throw FieldFailure(description: "method is one of L2, COSINE, INNER_PRODUCT")
         }
         self.method = method
-        compare = "[" + numbers.map { "\($0)" }.joined(separator: ",") + "]"
+        compare = DataConnectVector.text(numbers)
         within = arguments["within"].double
     }
 
-    /// The distance of the column on `alias` from ``compare``.
-    func distance(_ column: DataConnectSchema.Column, alias: String) -> SQLFragment {
-        SQLFragment(
-            text: "content_vector_distance(?, \(RowQuery.column(alias, column)), ?)",
-            arguments: [method.rawValue.databaseValue, compare.databaseValue])
+    /// The distance of the column on `alias` from ``compare``: pgvector's own operator on PostgreSQL, the engine's
+    /// function on SQLite.
+    func distance(_ column: DataConnectSchema.Column, alias: String, dialect: SQLDialect) -> SQLFragment {
+        let stored = RowQuery.column(alias, column)
+        switch dialect {
+        case .sqlite:
+            return SQLFragment(
+                text: "content_vector_distance(?, \(stored), ?)",
+                arguments: [method.rawValue.databaseValue, compare.databaseValue])
+        case .postgres:
+            let distance = "\(stored) \(method.operator) ?::vector"
+            // pgvector's cosine distance from a vector of zeros is NaN, which a GraphQL Float cannot carry; SQLite
+            // turns a function's NaN into NULL, and so does this, so both engines answer null and sort the row last.
+            return SQLFragment(
+                text: method == .cosine ? "NULLIF(\(distance), 'NaN'::float8)" : distance,
+                arguments: [compare.databaseValue])
+        }
     }
 
     /// `content_vector_distance(method, stored, compare)`: null when the stored vector is null.

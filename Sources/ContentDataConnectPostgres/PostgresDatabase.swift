@@ -3,6 +3,7 @@ internal import Logging
 internal import NIOCore
 internal import NIOSSL
 internal import PostgresNIO
+internal import Synchronization
 
 /// What went wrong talking to PostgreSQL, reduced to what the emulator answers differently.
 public struct PostgresFailure: Error, CustomStringConvertible, Sendable {
@@ -78,6 +79,8 @@ public final class PostgresDatabase: Sendable {
     public let location: PostgresLocation
     private let client: PostgresClient
     private let running: Task<Void, Never>
+    /// pgvector's `vector` type, once ``findExtensionTypes()`` has found it installed.
+    private let vectorType = Mutex<PostgresDataType?>(nil)
     private static let logger = Logger(label: "content.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// How many times a serializable transaction that lost to another is run again before its error is answered.
@@ -128,6 +131,19 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
+    /// Looks up pgvector's `vector` type, so that its values are read.
+    ///
+    /// An extension's type has an OID of its own in each database. Run once the schema is in place.
+    ///
+    /// - Throws: ``PostgresFailure``.
+    public func findExtensionTypes() async throws {
+        let records = try await withSession { session in
+            try await session.rows("SELECT to_regtype('vector')::oid AS oid")
+        }
+        guard case .integer(let oid)? = records.first?["oid"] else { return }
+        vectorType.withLock { $0 = PostgresDataType(UInt32(truncatingIfNeeded: oid)) }
+    }
+
     /// Stops the pool; operations still waiting for a connection fail.
     public func close() async {
         // Cancelling `run()` closes the client (PostgresClient's documentation).
@@ -174,9 +190,10 @@ public final class PostgresDatabase: Sendable {
         serializable: Bool, readOnly: Bool, _ body: (PostgresSession) async throws -> (T, commit: Bool)
     ) async throws -> T {
         let location = self.location
+        let vectorType = vectorType.withLock { $0 }
         do {
             return try await client.withConnection { connection in
-                let session = PostgresSession(connection: connection, location: location)
+                let session = PostgresSession(connection: connection, location: location, vectorType: vectorType)
                 let mode = (serializable ? " ISOLATION LEVEL SERIALIZABLE" : "") + (readOnly ? " READ ONLY" : "")
                 do {
                     try await session.run("BEGIN" + mode)
@@ -206,9 +223,10 @@ public final class PostgresDatabase: Sendable {
     /// - Throws: ``PostgresFailure``, or what `body` throws.
     public func withSession<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
         let location = self.location
+        let vectorType = vectorType.withLock { $0 }
         do {
             return try await client.withConnection { connection in
-                try await body(PostgresSession(connection: connection, location: location))
+                try await body(PostgresSession(connection: connection, location: location, vectorType: vectorType))
             }
         } catch let error as PSQLError {
             throw PostgresFailure.from(error, location: location)
@@ -220,6 +238,7 @@ public final class PostgresDatabase: Sendable {
 public struct PostgresSession: Sendable {
     let connection: PostgresConnection
     let location: PostgresLocation
+    let vectorType: PostgresDataType?
 
     /// Runs one statement with `$1`, `$2`, … bound to `arguments`, and reads every row it returns.
     ///
@@ -246,7 +265,9 @@ public struct PostgresSession: Sendable {
             {
                 let names = columns ?? row.map(\.columnName)
                 columns = names
-                records.append(PostgresRecord(columns: names, values: row.map(PostgresValueDecoding.value)))
+                records.append(
+                    PostgresRecord(
+                        columns: names, values: row.map { PostgresValueDecoding.value($0, vector: vectorType) }))
             }
             return records
         } catch let error as PSQLError {

@@ -59,9 +59,17 @@ enum PostgresValueDecoding {
     static let epochSeconds: Int64 = 946_684_800
     static let epochDays = 10_957
 
-    static func value(_ cell: PostgresCell) -> PostgresValue {
+    /// A cell in the engine's storage form.
+    ///
+    /// - Parameters:
+    ///   - cell: The cell.
+    ///   - vector: pgvector's `vector` type in this database, if it is installed: an extension's type has no fixed
+    ///     OID.
+    /// - Returns: The value.
+    static func value(_ cell: PostgresCell, vector: PostgresDataType?) -> PostgresValue {
         guard var bytes = cell.bytes else { return .null }
         if cell.format == .text { return .text(bytes.readString(length: bytes.readableBytes) ?? "") }
+        if let vector, cell.dataType == vector { return self.vector(&bytes).map(PostgresValue.text) ?? .null }
         // The scalars most columns hold, read straight into their storage form rather than through JSON.
         switch cell.dataType {
         case .bool: return .integer((bytes.readInteger(as: UInt8.self) ?? 0) != 0 ? 1 : 0)
@@ -148,6 +156,21 @@ enum PostgresValueDecoding {
             if let array = self.array(&bytes) { return array }
             return .string(bytes.readString(length: bytes.readableBytes) ?? "")
         }
+    }
+
+    /// pgvector's binary form (`vector_send`): the dimension count and an unused word, both 16-bit, then each
+    /// element as a big-endian `float4`; as the JSON text the engine keeps a `Vector` in.
+    private static func vector(_ bytes: inout ByteBuffer) -> String? {
+        guard let dimensions = bytes.readInteger(as: Int16.self), dimensions >= 0,
+            bytes.readInteger(as: Int16.self) != nil
+        else { return nil }
+        var numbers: [Float] = []
+        numbers.reserveCapacity(Int(dimensions))
+        for _ in 0..<dimensions {
+            guard let bits = bytes.readInteger(as: UInt32.self) else { return nil }
+            numbers.append(Float(bitPattern: bits))
+        }
+        return DataConnectVector.text(numbers)
     }
 
     /// A one-dimensional array as a JSON array.

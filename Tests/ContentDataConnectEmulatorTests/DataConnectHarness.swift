@@ -127,6 +127,36 @@ enum DataConnectHarness {
             }
             return [.sqlite, .postgres(url)]
         }()
+
+        /// SQLite, and PostgreSQL with pgvector for the vector tests: the server `CONTENT_TEST_PGVECTOR` names (`.ci/run`
+        /// starts one from PyPI's pgserver, since Debian 12 packages no pgvector), else `CONTENT_TEST_POSTGRES`'s.
+        static let withVectors: [Engine] = {
+            let environment = ProcessInfo.processInfo.environment
+            let urls = [environment["CONTENT_TEST_PGVECTOR"], environment["CONTENT_TEST_POSTGRES"]].compactMap { $0 }
+            guard let url = urls.first(where: { !$0.isEmpty }) else {
+                print(
+                    "note: the vector similarity tests run on SQLite only: neither CONTENT_TEST_PGVECTOR nor "
+                        + "CONTENT_TEST_POSTGRES is set")
+                return [.sqlite]
+            }
+            return [.sqlite, .postgres(url)]
+        }()
+    }
+
+    /// Whether a PostgreSQL server can install pgvector, which `Vector` columns need.
+    static func hasPgvector(_ server: String) async throws -> Bool {
+        let admin = try await PostgresDatabase(location: try PostgresLocation(url: server), connections: 1)
+        let rows: [PostgresRecord]
+        do {
+            rows = try await admin.withSession { session in
+                try await session.rows("SELECT count(*) AS n FROM pg_available_extensions WHERE name = 'vector'")
+            }
+        } catch {
+            await admin.close()
+            throw error
+        }
+        await admin.close()
+        return rows.first?["n"] == .integer(1)
     }
 
     /// A database of its own for one test on a PostgreSQL server, dropped after `body`.

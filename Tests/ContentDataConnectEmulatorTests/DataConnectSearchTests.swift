@@ -33,13 +33,20 @@ struct DataConnectSearchTests {
 
     /// Runs `body` on an emulator holding ``movies`` and two tags.
     ///
-    /// On PostgreSQL the movies have no embedding: a `Vector` column needs pgvector, which Debian's PostgreSQL 15 does
-    /// not package, so the similarity tests run on SQLite only.
+    /// On a PostgreSQL server without pgvector (Debian 12's PostgreSQL 15 does not package it) the movies have no
+    /// embedding, and a test that needs one (`needsVectors`) skips, saying so.
     static func withMovies(
-        engine: DataConnectHarness.Engine = .sqlite, _ body: @Sendable (DataConnectHarness.Client) async throws -> Void
+        engine: DataConnectHarness.Engine = .sqlite, needsVectors: Bool = false,
+        _ body: @Sendable (DataConnectHarness.Client) async throws -> Void
     ) async throws {
-        let vectors: Bool
-        if case .postgres = engine { vectors = false } else { vectors = true }
+        var vectors = true
+        if case .postgres(let server) = engine, !(try await DataConnectHarness.hasPgvector(server)) {
+            if needsVectors {
+                print("note: skipping a vector similarity test on PostgreSQL: the server has no pgvector extension")
+                return
+            }
+            vectors = false
+        }
         let schema = vectors ? schema : schema.replacingOccurrences(of: "  embedding: Vector @col(size: 3)\n", with: "")
         let folder = try DataConnectHarness.workspace(schema: schema, operations: operations)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -118,8 +125,10 @@ struct DataConnectSearchTests {
 
     // MARK: - Vector similarity
 
-    @Test func similarityOrdersByDistanceClosestFirstForEachMethod() async throws {
-        try await Self.withMovies { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.withVectors) func similarityOrdersByDistanceClosestFirstForEachMethod(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withMovies(engine: engine, needsVectors: true) { client async throws in
             let data = try await client.data(
                 """
                 {
@@ -150,8 +159,11 @@ struct DataConnectSearchTests {
         }
     }
 
-    @Test func similarityKeepsRowsWithinTheDistanceAndAppliesWhereLimitAndOffset() async throws {
-        try await Self.withMovies { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.withVectors)
+    func similarityKeepsRowsWithinTheDistanceAndAppliesWhereLimitAndOffset(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await Self.withMovies(engine: engine, needsVectors: true) { client async throws in
             let data = try await client.data(
                 """
                 {
@@ -170,8 +182,11 @@ struct DataConnectSearchTests {
         }
     }
 
-    @Test func similarityRefusesEmbeddingsAVectorOfTheWrongSizeAndANonFiniteOne() async throws {
-        try await Self.withMovies { client async throws in
+    @Test(arguments: DataConnectHarness.Engine.withVectors)
+    func similarityRefusesEmbeddingsAVectorOfTheWrongSizeAndANonFiniteOne(engine: DataConnectHarness.Engine)
+        async throws
+    {
+        try await Self.withMovies(engine: engine, needsVectors: true) { client async throws in
             let embed = try await client.graphql(
                 #"{ movies_embedding_similarity(compare_embed: {model: "textembedding-gecko@003", text: "run"}) { title } }"#
             )
@@ -182,6 +197,42 @@ struct DataConnectSearchTests {
             #expect(missing.text.contains("needs compare"), "\(missing.text)")
             let huge = try await client.graphql("{ movies_embedding_similarity(compare: [1e300, 0, 0]) { title } }")
             #expect(huge.text.contains("finite numbers"), "\(huge.text)")
+        }
+    }
+
+    /// pgvector keeps single-precision numbers, so a number comes back as the nearest `Float`, on both engines; a
+    /// number beyond that range is refused in pgvector's words, and a cosine distance from a vector of zeros (NaN in
+    /// pgvector) is null and sorts last.
+    @Test(arguments: DataConnectHarness.Engine.withVectors) func vectorsAreKeptInSinglePrecisionAsPgvectorKeepsThem(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withMovies(engine: engine, needsVectors: true) { client async throws in
+            let id = "00000000000000000000000000000009"
+            _ = try await client.data(
+                """
+                mutation {
+                  movie_insert(data: {id: "\(id)", title: "Precise", embedding: [0.123456789, 1, -2.5]})
+                  zero: movie_insert(data: {title: "Zero", embedding: [0, 0, 0]})
+                }
+                """)
+            let read = try await client.data(#"{ movie(id: "\#(id)") { embedding } }"#)
+            #expect(read["movie"]?["embedding"]?.jsonText == "[0.12345679,1,-2.5]", "\(read)")
+            let huge = try await client.graphql(
+                #"mutation { movie_insert(data: {title: "Huge", embedding: [1e39, 0, 0]}) }"#)
+            #expect(huge.text.contains("is out of range for type vector"), "\(huge.text)")
+            let cosine = try await client.data(
+                """
+                {
+                  movies_embedding_similarity(compare: [1, 0, 0], method: COSINE) { title _metadata { distance } }
+                }
+                """)
+            let rows = cosine["movies_embedding_similarity"]?.arrayValue ?? []
+            #expect(rows.first?["title"]?.stringValue == "The Running Man", "\(cosine)")
+            let zero = rows.first { $0["title"]?.stringValue == "Zero" }
+            #expect(zero?["_metadata"]?["distance"] == .null, "\(cosine)")
+            // Nulls last: the zero vector and the movie without one end the list.
+            #expect(
+                Set(rows.suffix(2).compactMap { $0["title"]?.stringValue }) == ["Zero", "Man on Fire"], "\(cosine)")
         }
     }
 

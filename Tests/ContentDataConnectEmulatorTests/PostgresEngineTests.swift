@@ -65,6 +65,57 @@ struct PostgresEngineTests {
         #expect(sql.contains("FOREIGN KEY"), "\(sql)")
     }
 
+    /// A `Vector` field on a server without pgvector stops the start, naming the field and what to install; on one
+    /// with pgvector the column is pgvector's `vector(n)`, and what the emulator stores is what pgvector reads.
+    @Test func aVectorFieldNeedsPgvectorAndIsStoredAsItsVectorType() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let servers = [environment["CONTENT_TEST_POSTGRES"], environment["CONTENT_TEST_PGVECTOR"]]
+            .compactMap { $0 }.filter { !$0.isEmpty }
+        guard !servers.isEmpty else {
+            print(
+                "note: skipping the PostgreSQL Vector test: neither CONTENT_TEST_POSTGRES nor CONTENT_TEST_PGVECTOR is set"
+            )
+            return
+        }
+        let schema = "type Clip @table { title: String!, embedding: Vector @col(size: 2) }"
+        let operations = "query clips @auth(level: PUBLIC) { clips { title } }"
+        for server in Set(servers) {
+            let hasPgvector = try await DataConnectHarness.hasPgvector(server)
+            try await DataConnectHarness.withDatabase(on: server) { url in
+                let folder = try DataConnectHarness.workspace(schema: schema, operations: operations)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                var options = DataConnectEmulator.Options()
+                options.postgres = PostgresSettings(url: url, connections: 1)
+                guard hasPgvector else {
+                    let refusal = await #expect(throws: EmulatorError.self) {
+                        _ = try await DataConnectEmulator(workspace: folder, options: options)
+                    }
+                    let text = refusal.map { "\($0)" } ?? ""
+                    #expect(text.contains("Clip.embedding is a Vector, which needs the pgvector extension"), "\(text)")
+                    #expect(text.contains("postgresql-NN-pgvector"), "\(text)")
+                    return
+                }
+                let emulator = try await DataConnectEmulator(workspace: folder, options: options)
+                let outcome = await emulator.engine.executeAdmin(
+                    query: #"mutation { clip_insert(data: {title: "a", embedding: [0.1, -3]}) }"#, operationName: nil,
+                    variables: [:])
+                await emulator.engine.store.close()
+                guard case .response(let body) = outcome else { throw FieldFailure(description: "\(outcome)") }
+                #expect(body["errors"] == nil, "\(body.jsonText)")
+                // Read back by PostgreSQL itself, as text: pgvector's type and its own printing of the numbers.
+                let database = try await PostgresDatabase(location: try PostgresLocation(url: url), connections: 1)
+                let rows = try await database.withSession { session in
+                    try await session.rows(
+                        "SELECT format_type(atttypid, atttypmod) AS type, (SELECT embedding::text FROM clip) AS value "
+                            + "FROM pg_attribute WHERE attrelid = 'public.clip'::regclass AND attname = 'embedding'")
+                }
+                await database.close()
+                #expect(rows.first?["type"] == .text("vector(2)"), "\(rows)")
+                #expect(rows.first?["value"] == .text("[0.1,-3]"), "\(rows)")
+            }
+        }
+    }
+
     /// A schema that only adds migrates the database and keeps its rows; any other change is refused, naming the
     /// table and column and pointing to `--reset`, which drops and recreates.
     @Test func aSchemaThatOnlyAddsMigratesAndAnyOtherChangeNeedsReset() async throws {
