@@ -58,8 +58,10 @@ enum StoredValue {
     }
 
     /// A `Vector` as pgvector keeps it, in single precision (``DataConnectVector``), refused in pgvector's words
-    /// (`src/vector.c`) when a number is beyond it.
+    /// (`src/vector.c`) when a number is beyond it or it has no elements or more than 16,000 (`VECTOR_MAX_DIM`).
     private static func vector(_ elements: [Map]) throws -> String {
+        if elements.isEmpty { throw Invalid(description: "vector must have at least 1 dimension") }
+        if elements.count > 16_000 { throw Invalid(description: "vector cannot have more than 16000 dimensions") }
         var numbers: [Float] = []
         numbers.reserveCapacity(elements.count)
         for element in elements {

@@ -42,6 +42,10 @@ struct DataConnectSearchTests {
         var vectors = true
         if case .postgres(let server) = engine, !(try await DataConnectHarness.hasPgvector(server)) {
             if needsVectors {
+                // The server named for these tests must have it: a silent skip would pass without testing anything.
+                #expect(
+                    ProcessInfo.processInfo.environment["CONTENT_TEST_PGVECTOR"] != server,
+                    "CONTENT_TEST_PGVECTOR names a server without the pgvector extension")
                 print("note: skipping a vector similarity test on PostgreSQL: the server has no pgvector extension")
                 return
             }
