@@ -38,12 +38,18 @@ extension DataConnectBackend {
             variables: variables, settings: settings)
         let (stream, continuation) = AsyncThrowingStream<WatchEvent, any Error>.makeStream()
         let task = Task {
+            // What was last shown. A `data_etag` covers the whole response, extensions included, so a server
+            // started again whose rows got new generated keys (a seed's `uuidV4()`) sends the same data under a
+            // new etag; a watch shows data and errors, and shows them again only when they changed.
+            var shown: JSONObject?
             do {
                 for try await event in events {
                     switch event {
                     case .result(let data, let errors, _):
                         var body: JSONObject = ["data": data]
                         if !errors.isEmpty { body["errors"] = .array(errors) }
+                        guard body != shown else { continue }
+                        shown = body
                         let http = HTTPTransportResponse(
                             status: 200, headers: ["Content-Type": "application/json"],
                             body: JSONValue.object(body).serialized(), url: baseURL)
