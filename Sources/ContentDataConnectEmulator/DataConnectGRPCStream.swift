@@ -58,11 +58,25 @@ actor StreamSession {
         var poll: Task<Void, Never>?
         /// Which subscription under this id: a refresh that ran while the id was subscribed again is dropped.
         var generation: UInt64 = 0
+
+        func isRefreshed(by event: MutationEvent) -> Bool {
+            let request = JSONValue.object(["variables": .object(variables), "auth": auth.expressionValue])
+            return policy.isRefreshed(by: event, connector: connector, request: request)
+        }
+    }
+
+    /// A subscription whose first result is being read, and whether a mutation that refreshes it came meanwhile.
+    private struct Starting {
+        var subscription: Subscription
+        var missed = false
     }
 
     private let engine: DataConnectEngine
     private var sender: (@Sendable (Google_Firebase_Dataconnect_V1_StreamResponse) async -> Void)?
     private var subscriptions: [String: Subscription] = [:]
+    /// Subscriptions not yet in `subscriptions`: a mutation that commits while one's first result is read may have
+    /// come after the read, and it reads again once in place rather than miss the change.
+    private var starting: [String: Starting] = [:]
     /// The last `name` seen: later requests on the stream may leave it out.
     private var name: String?
     private var nextGeneration: UInt64 = 0
@@ -112,6 +126,7 @@ actor StreamSession {
     func end() {
         for subscription in subscriptions.values { subscription.poll?.cancel() }
         subscriptions = [:]
+        starting = [:]
         sender = nil
     }
 
@@ -149,12 +164,10 @@ actor StreamSession {
     }
 
     func mutated(_ event: MutationEvent) async {
-        for (id, subscription) in subscriptions {
-            let request = JSONValue.object([
-                "variables": .object(subscription.variables), "auth": subscription.auth.expressionValue,
-            ])
-            guard subscription.policy.isRefreshed(by: event, connector: subscription.connector, request: request)
-            else { continue }
+        for (id, pending) in starting where pending.subscription.isRefreshed(by: event) {
+            starting[id]?.missed = true
+        }
+        for (id, subscription) in subscriptions where subscription.isRefreshed(by: event) {
             await refresh(id)
         }
     }
@@ -237,8 +250,14 @@ actor StreamSession {
                 cancel: true)
             return
         }
+        nextGeneration &+= 1
+        var subscription = Subscription(
+            connector: connector, operationName: request.operationName, variables: variables, auth: auth,
+            policy: prepared.refresh, etag: nil, generation: nextGeneration)
+        starting[id] = Starting(subscription: subscription)
         let outcome = await engine.execute(
             connector: connector, operationName: request.operationName, kind: .query, variables: variables, auth: auth)
+        let missed = starting.removeValue(forKey: id)?.missed ?? false
         let body: JSONValue
         switch outcome {
         case .response(let answered): body = answered
@@ -248,12 +267,8 @@ actor StreamSession {
         }
         subscriptions.removeValue(forKey: id)?.poll?.cancel()
         let etag = Self.etag(body)
-        let policy = prepared.refresh
-        nextGeneration &+= 1
-        var subscription = Subscription(
-            connector: connector, operationName: request.operationName, variables: variables, auth: auth,
-            policy: policy, etag: etag, generation: nextGeneration)
-        if let every = policy.every {
+        subscription.etag = etag
+        if let every = subscription.policy.every {
             subscription.poll = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: every)
@@ -265,6 +280,7 @@ actor StreamSession {
         subscriptions[id] = subscription
         // A client that already holds this result is not sent it again.
         if etag != held { await send(Self.response(body, id: id, etag: etag)) }
+        if missed { await refresh(id) }
     }
 
     /// The connector, variables and caller of a request, or `nil` after answering why there are none.

@@ -1,0 +1,119 @@
+import ContentDataConnect
+import ContentDataConnectPostgres
+import ContentDataConnectWire
+import ContentEmulatorTesting
+import ContentJSON
+import Foundation
+import SwiftProtobuf
+import Testing
+
+@testable import ContentDataConnectEmulator
+
+/// The subscriptions of one realtime stream, driven directly: what a subscriber is sent when mutations and
+/// subscriptions overlap.
+struct StreamSessionTests {
+    static let movie = "0b5c1b1e3a524c7e9d0b6f1e8a2c4d01"
+
+    /// What a session sent, by request id.
+    actor Received {
+        private(set) var ratings: [String: [Double?]] = [:]
+
+        func add(_ response: Google_Firebase_Dataconnect_V1_StreamResponse) {
+            guard response.hasData else { return }
+            let data = try? ProtobufJSON.object(response.data)
+            guard case .number(let number)? = data?["movie"]?["rating"] else {
+                ratings[response.requestID, default: []].append(nil)
+                return
+            }
+            let rating = number.doubleValue
+            ratings[response.requestID, default: []].append(rating)
+        }
+
+        func last(_ id: String) -> Double? { ratings[id]?.last ?? nil }
+    }
+
+    /// A query that reads a movie's rating, then keeps the database busy.
+    ///
+    /// A mutation that commits meanwhile comes after the read. PostgreSQL runs the two side by side. The SQLite engine runs a query with native SQL under
+    /// the lock its mutations take, so there the change waits for the query, and this only checks the result.
+    static func slowQuery(_ engine: DataConnectHarness.Engine) -> String {
+        let spin =
+            switch engine {
+            case .postgres: "SELECT 1 AS n FROM pg_sleep(1)"
+            case .sqlite:
+                "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT count(*) AS n FROM c"
+            }
+        return """
+            query slowRating($id: UUID!) @auth(level: PUBLIC)
+              @refresh(onMutationExecuted: { operation: "updateMovieRating" }) {
+              movie(id: $id) { rating }
+              spin: _selectFirst(sql: "\(spin)")
+            }
+            """
+    }
+
+    /// A mutation that commits while a subscription's first result is read may come after that read: the
+    /// subscriber must still be sent the new result, or it holds a stale one until the next change.
+    @Test(arguments: DataConnectHarness.Engine.all)
+    func aMutationWhileASubscriptionStartsIsNotMissed(engine: DataConnectHarness.Engine) async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.slowQuery(engine).write(
+            to: folder.appendingPathComponent("dataconnect/movies/slow.gql"), atomically: true, encoding: .utf8)
+        switch engine {
+        case .sqlite:
+            try await Self.subscribeWhileRating(folder, options: .init())
+        case .postgres(let server):
+            try await DataConnectHarness.withDatabase(on: server) { url in
+                var options = DataConnectEmulator.Options()
+                options.postgres = PostgresSettings(url: url, connections: 4)
+                try await Self.subscribeWhileRating(folder, options: options)
+            }
+        }
+    }
+
+    /// Subscribes to `slowRating` and changes the rating while its first result is read.
+    static func subscribeWhileRating(_ folder: URL, options: DataConnectEmulator.Options) async throws {
+        try await EmulatorTesting.run(DataConnectEmulator.self, workspace: folder, options: options, mode: .inProcess) {
+            emulator, _ in
+            let engine = emulator.engine
+            let received = Received()
+            let (requests, input) = AsyncStream<Google_Firebase_Dataconnect_V1_StreamRequest>.makeStream()
+            let stream = Task {
+                try await StreamSession.run(
+                    engine: engine, stopping: StopSignal(), token: nil, requests: requests,
+                    send: { await received.add($0) })
+            }
+            defer {
+                input.finish()
+                stream.cancel()
+            }
+            var request = Google_Firebase_Dataconnect_V1_StreamRequest()
+            request.name = "projects/p/locations/us-central1/services/content-sample/connectors/movies"
+            request.requestID = "1"
+            var subscribe = Google_Firebase_Dataconnect_V1_ExecuteRequest()
+            subscribe.operationName = "slowRating"
+            subscribe.variables = ProtobufJSON.structValue(["id": .string(Self.movie)])
+            request.subscribe = subscribe
+            input.yield(request)
+            // The rating is read at once, then the database is kept busy for a second.
+            try await Task.sleep(for: .milliseconds(200))
+            let writer = AuthContext(
+                claims: ["sub": .string("writer"), "email": .string("w@example.com"), "email_verified": .bool(true)],
+                hasToken: true)
+            let outcome = await engine.execute(
+                connector: "movies", operationName: "updateMovieRating", kind: .mutation,
+                variables: ["id": .string(Self.movie), "rating": .number(JSONNumber(text: "1.5"))], auth: writer)
+            guard case .response = outcome else {
+                Issue.record("the mutation failed: \(outcome)")
+                return
+            }
+            for _ in 0..<500 where await received.last("1") != 1.5 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let ratings = await received.ratings["1"] ?? []
+            // The first result has the rating from before the change; then the change itself.
+            #expect(ratings == [8.4, 1.5])
+        }
+    }
+}
