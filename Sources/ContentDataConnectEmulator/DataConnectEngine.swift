@@ -164,7 +164,9 @@ struct DataConnectEngine: Sendable {
             throw EmulatorError.workspace("\(url.path): cannot read the seed file")
         }
         let document = try DataConnectGraphQL.parseAndValidate(text, path: url.path, schema: schema)
-        let outcome = await run(document: document, operationName: nil, variables: [:], auth: .anonymous, isAdmin: true)
+        // Not timed: the request time limit guards against clients, and a large seed on a busy machine can outlast it.
+        let outcome = await run(
+            document: document, operationName: nil, variables: [:], auth: .anonymous, isAdmin: true, timed: false)
         if case .response(let body) = outcome, let errors = body["errors"]?.arrayValue, let first = errors.first {
             let message = first["message"]?.stringValue ?? "failed"
             throw EmulatorError.workspace("\(url.path): seeding failed: \(message)")
@@ -319,9 +321,12 @@ struct DataConnectEngine: Sendable {
     /// describes: after each, its checks are evaluated; a failed check (or, under `@transaction`, any error) stops
     /// the operation, the fields after it answer `(aborted)`, and under `@transaction` everything is rolled back and
     /// the fields before it answer `(rolled back)`.
-    func run(document: Document, operationName: String?, variables: JSONObject, auth: AuthContext, isAdmin: Bool) async
-        -> Outcome
-    {
+    ///
+    /// `timed` says whether the request time limit applies; only the seed file runs untimed.
+    func run(
+        document: Document, operationName: String?, variables: JSONObject, auth: AuthContext, isAdmin: Bool,
+        timed: Bool = true
+    ) async -> Outcome {
         let operation = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
             .first { operationName == nil || $0.name?.value == operationName }
         let isMutation = operation?.operation == .mutation
@@ -333,7 +338,7 @@ struct DataConnectEngine: Sendable {
             return try await store.transaction(isMutation: isMutation, isSerializable: isTransaction) { transaction in
                 let run = Execution(
                     engine: self, document: document, operationName: operationName, values: values, inputs: given,
-                    checks: checks, transaction: transaction)
+                    checks: checks, transaction: transaction, timed: timed)
                 let outcome: Execution.Result
                 if isMutation, isTransaction || checks?.hasChecks == true, let checks {
                     outcome = try await run.fieldByField(checks.rootFields, isTransaction: isTransaction)
@@ -368,6 +373,8 @@ struct DataConnectEngine: Sendable {
         let inputs: [String: Map]
         let checks: OperationChecks?
         let transaction: any SQLTransaction
+        /// Whether the request time limit applies (not to the seed file).
+        let timed: Bool
 
         /// Runs every root field in one execution, then applies the checks and redactions to each.
         func whole(isTransaction: Bool, isMutation: Bool) async throws -> Result {
@@ -490,7 +497,7 @@ struct DataConnectEngine: Sendable {
         private func execute(_ state: ExecutionState) async throws -> GraphQLResult {
             try await GraphQLExecution.execute(
                 schema: engine.schema, document: document, context: state, variables: inputs,
-                operationName: operationName, limits: engine.limits)
+                operationName: operationName, limits: engine.limits, timed: timed)
         }
 
         /// What `@check` expressions see: the request's values and the results of the root fields before.

@@ -7,8 +7,8 @@ package import GraphQL
 
 /// Executing a checked document within the time and size a server allows.
 package enum GraphQLExecution {
-    /// Executes `document`, cancelling it once it runs longer than ``GraphQLLimits/seconds`` or the request's task
-    /// is cancelled (the client went away).
+    /// Executes `document`, cancelling it once it runs longer than ``GraphQLLimits/seconds`` (when `timed`) or the
+    /// request's task is cancelled (the client went away).
     ///
     /// Resolvers see the cancellation through `Task.checkCancellation()`; GraphQLSwift's executor itself never
     /// checks, so the resolvers that load data check before each load.
@@ -20,11 +20,13 @@ package enum GraphQLExecution {
     ///   - variables: The variables.
     ///   - operationName: Which operation, when the document has several.
     ///   - limits: The server's limits.
+    ///   - timed: Whether ``GraphQLLimits/seconds`` applies: it guards the server against a client's request, not
+    ///     against work its operator started (a seed file run before the server listens).
     /// - Returns: The result.
     /// - Throws: ``GraphQLExecutionTimeout`` when the time ran out; GraphQLSwift's errors otherwise.
     package static func execute(
         schema: GraphQLSchema, document: Document, context: any Sendable, variables: [String: Map],
-        operationName: String?, limits: GraphQLLimits
+        operationName: String?, limits: GraphQLLimits, timed: Bool = true
     ) async throws -> GraphQLResult {
         let work = Task {
             try await GraphQL.execute(
@@ -32,6 +34,7 @@ package enum GraphQLExecution {
                 operationName: operationName)
         }
         let timer = Task {
+            guard timed else { return false }
             try await Task.sleep(for: .seconds(limits.seconds))
             work.cancel()
             return true

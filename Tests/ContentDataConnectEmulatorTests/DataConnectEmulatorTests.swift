@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import ContentEmulator
 import ContentEmulatorTesting
+import ContentGraphQL
 import ContentJSON
 import Foundation
 import NIOCore
@@ -653,6 +654,39 @@ struct DataConnectEmulatorTests {
             #expect("\(error)".contains("title"), "\(error)")
         }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The request time limit guards the server against its clients; a seed file is the operator's own work, and a
+    /// large one on a busy machine outlasted the default 30 s.
+    @Test func aSeedIsNotCutOffByTheRequestTimeLimitThatRequestsGet() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Counting to four million takes SQLite about two seconds, twice the limit below.
+        let slow =
+            #"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000) "#
+            + #"SELECT count(*) AS n FROM c"#
+        let mutation = #"mutation { counted: _executeReturning(sql: "\#(slow)") }"#
+        let seed = folder.appendingPathComponent("slow-seed.gql")
+        let insert = #"movie_insert(data: {title: "Seeded", genre: "Drama"})"#
+        try Data(#"mutation { counted: _executeReturning(sql: "\#(slow)") \#(insert) }"#.utf8).write(to: seed)
+        var limits = GraphQLLimits()
+        try limits.set("seconds=1")
+        let emulator = try await DataConnectEmulator(workspace: folder, options: .init(seedFile: seed), limits: limits)
+        defer { Task { await emulator.shutDown() } }
+        let seeded = await emulator.engine.executeAdmin(
+            query: #"query { movies(where: {title: {eq: "Seeded"}}) { title } }"#, operationName: nil, variables: [:])
+        guard case .response(let body) = seeded else {
+            Issue.record("expected the seeded movie, got \(seeded)")
+            return
+        }
+        #expect(body["data"]?["movies"]?.strings("title") == ["Seeded"], "\(body)")
+        // The same work sent as a request is cut off at the limit.
+        let request = await emulator.engine.executeAdmin(query: mutation, operationName: nil, variables: [:])
+        guard case .failure(let failure) = request else {
+            Issue.record("expected DEADLINE_EXCEEDED, got \(request)")
+            return
+        }
+        #expect(failure.status == "DEADLINE_EXCEEDED" && failure.message.contains("longer than 1 s"), "\(failure)")
     }
 
     @Test func hostileRequestsGetClearErrorsNeverACrash() async throws {
