@@ -354,11 +354,14 @@ extension DataConnectEngine {
                 continue
             }
             if let column = table.column(key) {
-                if let size = column.size, case .array(let numbers) = value, numbers.count != size {
-                    throw FieldFailure(
-                        description:
-                            "\(table.typeName).\(key) holds a Vector of \(size) numbers (@col(size: \(size))); "
-                            + "this one has \(numbers.count)")
+                if let size = column.size, case .array(let elements) = value {
+                    // A `[Vector]` column's size is that of each of its vectors.
+                    for case .array(let numbers) in column.isList ? elements : [value] where numbers.count != size {
+                        throw FieldFailure(
+                            description:
+                                "\(table.typeName).\(key) holds \(column.isList ? "Vectors" : "a Vector") of \(size) "
+                                + "numbers (@col(size: \(size))); this one has \(numbers.count)")
+                    }
                 }
                 values[key] = try StoredValue.storage(value, as: column.type, isList: column.isList)
             } else if key.hasSuffix("_expr"), let column = table.column(String(key.dropLast(5))) {

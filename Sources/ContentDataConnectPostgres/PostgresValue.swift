@@ -85,7 +85,7 @@ enum PostgresValueDecoding {
             return .text(bytes.readString(length: bytes.readableBytes) ?? "null")
         default: break
         }
-        switch json(&bytes, type: cell.dataType) {
+        switch json(&bytes, type: cell.dataType, vector: vector) {
         case .null: return .null
         case .bool(let flag): return .integer(flag ? 1 : 0)
         case .number(let number):
@@ -97,8 +97,12 @@ enum PostgresValueDecoding {
     }
 
     /// A value as JSON: strings for text-like types, numbers, booleans as 0 and 1 as the engine stores them in lists,
-    /// arrays for arrays, and the document for `json` and `jsonb`.
-    static func json(_ bytes: inout ByteBuffer, type: PostgresDataType) -> JSONValue {
+    /// arrays for arrays (a `vector` as its numbers, as in a `[Vector]` column), and the document for `json` and
+    /// `jsonb`.
+    static func json(_ bytes: inout ByteBuffer, type: PostgresDataType, vector: PostgresDataType? = nil) -> JSONValue {
+        if let vector, type == vector {
+            return self.vector(&bytes).flatMap { try? JSONParser().parse(Array($0.utf8)) } ?? .null
+        }
         switch type {
         case .bool:
             return .bool((bytes.readInteger(as: UInt8.self) ?? 0) != 0)
@@ -153,7 +157,7 @@ enum PostgresValueDecoding {
             }
             return .string("(\(block),\(offset))")
         default:
-            if let array = self.array(&bytes) { return array }
+            if let array = self.array(&bytes, vector: vector) { return array }
             return .string(bytes.readString(length: bytes.readableBytes) ?? "")
         }
     }
@@ -177,7 +181,7 @@ enum PostgresValueDecoding {
     ///
     /// The binary form: dimensions, a null flag, the element type, each dimension's length and lower bound, then each
     /// element's length (-1 for null) and bytes.
-    private static func array(_ bytes: inout ByteBuffer) -> JSONValue? {
+    private static func array(_ bytes: inout ByteBuffer, vector: PostgresDataType?) -> JSONValue? {
         var reader = bytes
         guard let dimensions = reader.readInteger(as: Int32.self), (0...1).contains(dimensions),
             reader.readInteger(as: Int32.self) != nil, let elementOID = reader.readInteger(as: UInt32.self)
@@ -193,7 +197,7 @@ enum PostgresValueDecoding {
                 continue
             }
             guard var element = reader.readSlice(length: Int(length)) else { return nil }
-            switch json(&element, type: PostgresDataType(elementOID)) {
+            switch json(&element, type: PostgresDataType(elementOID), vector: vector) {
             case .bool(let flag): elements.append(.number(JSONNumber(flag ? 1 : 0)))
             case let other: elements.append(other)
             }

@@ -12,6 +12,7 @@ struct DataConnectSearchTests {
           description: String @searchable
           genre: String
           embedding: Vector @col(size: 3)
+          frames: [Vector] @col(size: 2)
         }
         type Tag @table(key: ["movie", "name"]) {
           movie: Movie!
@@ -51,7 +52,11 @@ struct DataConnectSearchTests {
             }
             vectors = false
         }
-        let schema = vectors ? schema : schema.replacingOccurrences(of: "  embedding: Vector @col(size: 3)\n", with: "")
+        let schema =
+            vectors
+            ? schema
+            : schema.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("Vector") }
+                .joined(separator: "\n")
         let folder = try DataConnectHarness.workspace(schema: schema, operations: operations)
         defer { try? FileManager.default.removeItem(at: folder) }
         let rows = movies.map { movie in
@@ -237,6 +242,29 @@ struct DataConnectSearchTests {
             // Nulls last: the zero vector and the movie without one end the list.
             #expect(
                 Set(rows.suffix(2).compactMap { $0["title"]?.stringValue }) == ["Zero", "Man on Fire"], "\(cosine)")
+        }
+    }
+
+    /// A `[Vector]` column is pgvector's `vector(N)[]` on PostgreSQL: `@col(size:)` is the size of each of its
+    /// vectors, each is kept in single precision and read back as its numbers, and `includes` finds a row by one.
+    @Test(arguments: DataConnectHarness.Engine.withVectors) func aListOfVectorsIsKeptAndReadBackAsItsVectors(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await Self.withMovies(engine: engine, needsVectors: true) { client async throws in
+            let id = "00000000000000000000000000000009"
+            let frames = "[[0.123456789, 1], [-2.5, 0]]"
+            _ = try await client.data(
+                #"mutation { movie_insert(data: {id: "\#(id)", title: "Frames", frames: \#(frames)}) }"#)
+            let read = try await client.data(#"{ movie(id: "\#(id)") { frames } }"#)
+            #expect(read["movie"]?["frames"]?.jsonText == "[[0.12345679,1],[-2.5,0]]", "\(read)")
+            let found = try await client.data(#"{ movies(where: {frames: {includes: [-2.5, 0]}}) { title } }"#)
+            #expect(Self.titles(found["movies"]) == ["Frames"], "\(found)")
+            // One vector of the right size is a list of one, not a vector of the wrong size.
+            let one = try await client.graphql(#"mutation { movie_insert(data: {title: "One", frames: [[1, 2]]}) }"#)
+            #expect(one.json?["errors"] == nil, "\(one.text)")
+            let wrong = try await client.graphql(
+                #"mutation { movie_insert(data: {title: "Wrong", frames: [[1, 2, 3], [4, 5, 6]]}) }"#)
+            #expect(wrong.text.contains("holds Vectors of 2 numbers (@col(size: 2)); this one has 3"), "\(wrong.text)")
         }
     }
 
