@@ -259,6 +259,15 @@ struct DataConnectSearchTests {
             #expect(read["movie"]?["frames"]?.jsonText == "[[0.12345679,1],[-2.5,0]]", "\(read)")
             let found = try await client.data(#"{ movies(where: {frames: {includes: [-2.5, 0]}}) { title } }"#)
             #expect(Self.titles(found["movies"]) == ["Frames"], "\(found)")
+            let all = try await client.data(
+                #"{ movies(where: {frames: {includesAll: [[-2.5, 0], [0.123456789, 1]]}}) { title } }"#)
+            #expect(Self.titles(all["movies"]) == ["Frames"], "\(all)")
+            let missing = try await client.data(
+                #"{ movies(where: {frames: {includesAll: [[-2.5, 0], [9, 9]]}}) { title } }"#)
+            #expect(Self.titles(missing["movies"]).isEmpty, "\(missing)")
+            let without = try await client.data(
+                #"{ movies(where: {frames: {excludes: [-2.5, 0]}, title: {eq: "Frames"}}) { title } }"#)
+            #expect(Self.titles(without["movies"]).isEmpty, "\(without)")
             // One vector of the right size is a list of one, not a vector of the wrong size.
             let one = try await client.graphql(#"mutation { movie_insert(data: {title: "One", frames: [[1, 2]]}) }"#)
             #expect(one.json?["errors"] == nil, "\(one.text)")
