@@ -33,9 +33,12 @@ struct ExampleAppsEndToEndTests {
     /// Builds a package in the shared scratch folder and returns its executable.
     private static func build(at folder: URL, product: String) throws -> URL {
         let package = folder.lastPathComponent
-        // One job, so the tests running beside this build keep a core.
+        // One job, so the tests running beside this build keep a core. The scratch folder is shared by several root
+        // packages, which SwiftPM's cached build manifest does not notice: after another package's build it can
+        // answer "No target named 'WKNDApp-…' in build description", so the manifest is planned again each time.
         let (status, text) = try swift([
             "build", "--package-path", folder.path, "--scratch-path", scratch.path, "--product", product, "-j", "1",
+            "--disable-build-manifest-caching",
         ])
         #expect(status == 0, "swift build of \(package) failed:\n\(text)")
         // The generated client is part of the example's own code: no warnings from it or from the example.
