@@ -15,7 +15,7 @@ public enum DataConnectVector {
     }
 
     /// One element: `1` rather than `1.0`; an exponent as Swift writes it (`1e-07`), which JSON reads too.
-    static func number(_ value: Float) -> String {
+    public static func number(_ value: Float) -> String {
         let text = "\(value)"
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }

@@ -69,7 +69,9 @@ enum PostgresValueDecoding {
     static func value(_ cell: PostgresCell, vector: PostgresDataType?) -> PostgresValue {
         guard var bytes = cell.bytes else { return .null }
         if cell.format == .text { return .text(bytes.readString(length: bytes.readableBytes) ?? "") }
-        if let vector, cell.dataType == vector { return self.vector(&bytes).map(PostgresValue.text) ?? .null }
+        if let vector, cell.dataType == vector {
+            return self.vector(&bytes).map { .text(DataConnectVector.text($0)) } ?? .null
+        }
         // The scalars most columns hold, read straight into their storage form rather than through JSON.
         switch cell.dataType {
         case .bool: return .integer((bytes.readInteger(as: UInt8.self) ?? 0) != 0 ? 1 : 0)
@@ -101,7 +103,8 @@ enum PostgresValueDecoding {
     /// `jsonb`.
     static func json(_ bytes: inout ByteBuffer, type: PostgresDataType, vector: PostgresDataType? = nil) -> JSONValue {
         if let vector, type == vector {
-            return self.vector(&bytes).flatMap { try? JSONParser().parse(Array($0.utf8)) } ?? .null
+            guard let numbers = self.vector(&bytes) else { return .null }
+            return .array(numbers.map { .number(JSONNumber(text: DataConnectVector.number($0))) })
         }
         switch type {
         case .bool:
@@ -163,8 +166,8 @@ enum PostgresValueDecoding {
     }
 
     /// pgvector's binary form (`vector_send`): the dimension count and an unused word, both 16-bit, then each
-    /// element as a big-endian `float4`; as the JSON text the engine keeps a `Vector` in.
-    private static func vector(_ bytes: inout ByteBuffer) -> String? {
+    /// element as a big-endian `float4`.
+    private static func vector(_ bytes: inout ByteBuffer) -> [Float]? {
         guard let dimensions = bytes.readInteger(as: Int16.self), dimensions >= 0,
             bytes.readInteger(as: Int16.self) != nil
         else { return nil }
@@ -174,7 +177,7 @@ enum PostgresValueDecoding {
             guard let bits = bytes.readInteger(as: UInt32.self) else { return nil }
             numbers.append(Float(bitPattern: bits))
         }
-        return DataConnectVector.text(numbers)
+        return numbers
     }
 
     /// A one-dimensional array as a JSON array.

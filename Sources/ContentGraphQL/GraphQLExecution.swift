@@ -33,19 +33,20 @@ package enum GraphQLExecution {
                 schema: schema, documentAST: document, rootValue: (), context: context, variableValues: variables,
                 operationName: operationName)
         }
-        let timer = Task {
-            guard timed else { return false }
-            try await Task.sleep(for: .seconds(limits.seconds))
-            work.cancel()
-            return true
-        }
+        let timer: Task<Bool, any Error>? =
+            timed
+            ? Task {
+                try await Task.sleep(for: .seconds(limits.seconds))
+                work.cancel()
+                return true
+            } : nil
         let result = await withTaskCancellationHandler {
             await work.result
         } onCancel: {
             work.cancel()
         }
-        timer.cancel()
-        if (try? await timer.value) == true { throw GraphQLExecutionTimeout(seconds: limits.seconds) }
+        timer?.cancel()
+        if (try? await timer?.value) == true { throw GraphQLExecutionTimeout(seconds: limits.seconds) }
         return try result.get()
     }
 
