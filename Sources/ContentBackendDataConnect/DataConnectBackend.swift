@@ -169,7 +169,12 @@ public struct DataConnectBackend: ContentBackend {
                     + "and the deployed service differ (deploy the connector, or point the backend at an emulator "
                     + "of this workspace)"
             case 401:
-                hint = "; send a Firebase ID token (auth.idToken, or auth.idTokenCommand)"
+                // The service also answers 401 to a token below the operation's level (an anonymous user calling a
+                // USER operation), so the hint names the level.
+                let policy = connector.effectiveAuth(of: operation)
+                hint =
+                    "; send a Firebase ID token (auth.idToken, or auth.idTokenCommand) of a caller that meets the "
+                    + "operation's @auth (\(policy))"
             case 403:
                 let policy = connector.effectiveAuth(of: operation)
                 hint = "; the caller does not meet the operation's @auth (\(policy))"

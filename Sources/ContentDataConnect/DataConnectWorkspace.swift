@@ -305,18 +305,14 @@ extension ConnectorOperation {
                     file: path, line: position.line, column: position.column,
                     "\(name) is a subscription; Data Connect connectors have queries and mutations only")
             }
-            let authDirective = definition.directives.first { $0.name.value == "auth" }
-            var auth = AuthPolicy.level(.noAccess)
-            if let level = GraphQLText.string(authDirective, "level") {
-                guard let parsed = AuthPolicy.Level(rawValue: level) else {
-                    throw DataConnectWorkspaceError(
-                        file: path, line: position.line, column: position.column,
-                        "@auth(level: \(level)) on \(name) is not one of "
-                            + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                auth = .level(parsed)
-            } else if let expression = GraphQLText.string(authDirective, "expr") {
-                auth = .expression(expression)
+            let auth: AuthPolicy?
+            do {
+                auth = try AuthPolicy.declared(on: definition)
+            } catch {
+                throw DataConnectWorkspaceError(
+                    file: path, line: position.line, column: position.column,
+                    "@auth(level: \(error.level)) on \(name) is not one of "
+                        + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", "))
             }
             let variables = definition.variableDefinitions.map { declaration in
                 Variable(
@@ -332,10 +328,10 @@ extension ConnectorOperation {
             operations.append(
                 ConnectorOperation(
                     name: name, kind: kind, variables: variables,
-                    auth: authDirective == nil ? .level(.noAccess) : auth,
+                    auth: auth ?? .level(.noAccess),
                     isTransaction: definition.directives.contains { $0.name.value == "transaction" },
                     rootFields: rootFields, position: position, fileText: text,
-                    declaresAuth: authDirective != nil,
+                    declaresAuth: auth != nil,
                     document: connector.document(for: definition, inFile: index)
                 ))
         }

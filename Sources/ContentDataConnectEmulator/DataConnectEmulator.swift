@@ -51,7 +51,11 @@ public struct DataConnectEmulator: Sendable {
     let stopping = StopSignal()
     let options: Options
 
-    static let firebaseHeaders = ["X-Firebase-Auth-Token", "X-Firebase-AppCheck", "X-Goog-Api-Client"].compactMap {
+    /// What the web SDK sends besides `Content-Type` (firebase-js-sdk `packages/data-connect`, `dcFetch`:
+    /// `x-firebase-gmpid` whenever the app has an ID), and FlutterFire's web client (`X-Firebase-Client`).
+    static let firebaseHeaders = [
+        "X-Firebase-Auth-Token", "X-Firebase-AppCheck", "X-Goog-Api-Client", "X-Firebase-GMPID", "X-Firebase-Client",
+    ].compactMap {
         HTTPField.Name($0)
     }
 
@@ -148,13 +152,24 @@ public struct DataConnectEmulator: Sendable {
         }
         let connector = String(action[..<colon])
         let kind: ConnectorOperation.Kind
+        // The admin API's forms (firebase-admin-node `executeQuery` and `executeMutation`) run the operation as the
+        // caller in `extensions.impersonate`, or bypass `@auth` without it.
+        let isImpersonation: Bool
         switch action[action.index(after: colon)...] {
-        case "executeQuery": kind = .query
-        case "executeMutation": kind = .mutation
+        case "executeQuery": (kind, isImpersonation) = (.query, false)
+        case "executeMutation": (kind, isImpersonation) = (.mutation, false)
+        case "impersonateQuery": (kind, isImpersonation) = (.query, true)
+        case "impersonateMutation": (kind, isImpersonation) = (.mutation, true)
         default:
-            return Self.failure(.notFound("unknown method \(action[colon...]); use :executeQuery or :executeMutation"))
+            return Self.failure(
+                .notFound(
+                    "unknown method \(action[colon...]); use :executeQuery or :executeMutation (or, with the admin "
+                        + "token, :impersonateQuery or :impersonateMutation)"))
         }
         if let mismatch = checkService(context) { return Self.failure(mismatch) }
+        if isImpersonation, let refusal = adminRefusal(request, method: String(action[colon...])) {
+            return Self.failure(refusal)
+        }
         let body: JSONObject
         switch await Self.readBody(request) {
         case .success(let object): body = object
@@ -179,14 +194,68 @@ public struct DataConnectEmulator: Sendable {
         default: return Self.failure(.invalid("variables must be a JSON object"))
         }
         let auth: AuthContext
-        do {
-            auth = try AuthContext(header: Self.header(request, "X-Firebase-Auth-Token"))
-        } catch {
-            return Self.failure(.unauthenticated("\(error)"))
+        var checksAuth = true
+        if isImpersonation {
+            switch Self.impersonation(body) {
+            case .success(let caller?): auth = caller
+            case .success(nil): (auth, checksAuth) = (.anonymous, false)
+            case .failure(let failure): return Self.failure(failure)
+            }
+        } else {
+            do {
+                auth = try AuthContext(header: Self.header(request, "X-Firebase-Auth-Token"))
+            } catch {
+                return Self.failure(.unauthenticated("\(error)"))
+            }
         }
         let outcome = await engine.execute(
-            connector: connector, operationName: operationName, kind: kind, variables: variables, auth: auth)
+            connector: connector, operationName: operationName, kind: kind, variables: variables, auth: auth,
+            checksAuth: checksAuth)
         return response(outcome)
+    }
+
+    /// Why a request to the admin API is refused, or `nil` when it carries the admin token.
+    private func adminRefusal(_ request: Request, method: String) -> DataConnectEngine.RequestFailure? {
+        guard let adminToken = options.adminToken, request.headers[.authorization] != "Bearer \(adminToken)" else {
+            return nil
+        }
+        return .unauthenticated(
+            "\(method) is the admin API: send Authorization: Bearer with the admin token content serve printed at "
+                + "start (or set with --admin-token; the Firebase Admin SDK sends \"owner\" to an emulator)")
+    }
+
+    /// The caller of an admin request's `extensions.impersonate`.
+    ///
+    /// As firebase-admin-node's `GraphqlOptions.impersonate` has it: `{"authClaims": {…}}` is a signed-in caller with
+    /// those claims, `{"unauthenticated": true}` a caller without a token; both have `@auth` checked. `nil` when the
+    /// request impersonates no one, which bypasses `@auth`.
+    static func impersonation(_ body: JSONObject) -> Result<AuthContext?, DataConnectEngine.RequestFailure> {
+        let impersonate: JSONValue
+        switch body["extensions"] {
+        case nil, .null?:
+            return .success(nil)
+        case .object(let extensions)?:
+            guard let value = extensions["impersonate"], value != .null else { return .success(nil) }
+            impersonate = value
+        default:
+            return .failure(.invalid("extensions must be a JSON object"))
+        }
+        let claims = impersonate["authClaims"].flatMap { $0 == .null ? nil : $0 }
+        let unauthenticated = impersonate["unauthenticated"] == .bool(true)
+        switch (claims, unauthenticated) {
+        case (.object(let claims)?, false):
+            return .success(AuthContext(claims: claims, hasToken: true))
+        case (nil, true):
+            return .success(.anonymous)
+        case (_?, true):
+            return .failure(.invalid("extensions.impersonate takes authClaims or unauthenticated, not both"))
+        case (_?, false):
+            return .failure(.invalid("extensions.impersonate.authClaims must be a JSON object of token claims"))
+        case (nil, false):
+            return .failure(
+                .invalid(
+                    "extensions.impersonate needs authClaims (a JSON object of token claims) or unauthenticated: true"))
+        }
     }
 
     private func adminRequest(_ request: Request, context: BasicRequestContext) async -> Response {
@@ -197,12 +266,8 @@ public struct DataConnectEmulator: Sendable {
         if let mismatch = checkService(context, service: String(action.prefix { $0 != ":" })) {
             return Self.failure(mismatch)
         }
-        if let adminToken = options.adminToken, request.headers[.authorization] != "Bearer \(adminToken)" {
-            return Self.failure(
-                .unauthenticated(
-                    ":executeGraphql is the admin API: send Authorization: Bearer with the admin token content serve "
-                        + "printed at start (or set with --admin-token)"))
-        }
+        let method = String(action.drop { $0 != ":" })
+        if let refusal = adminRefusal(request, method: method) { return Self.failure(refusal) }
         let body: JSONObject
         switch await Self.readBody(request) {
         case .success(let object): body = object
@@ -211,9 +276,15 @@ public struct DataConnectEmulator: Sendable {
         guard let query = body["query"]?.stringValue else {
             return Self.failure(.invalid("the body needs query, the GraphQL text to run"))
         }
+        let caller: AuthContext?
+        switch Self.impersonation(body) {
+        case .success(let impersonated): caller = impersonated
+        case .failure(let failure): return Self.failure(failure)
+        }
         let outcome = await engine.executeAdmin(
             query: query, operationName: body["operationName"]?.stringValue,
-            variables: body["variables"]?.objectValue ?? JSONObject())
+            variables: body["variables"]?.objectValue ?? JSONObject(), readOnly: method == ":executeGraphqlRead",
+            impersonating: caller)
         return response(outcome)
     }
 

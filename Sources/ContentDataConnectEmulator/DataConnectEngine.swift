@@ -65,6 +65,8 @@ struct DataConnectEngine: Sendable {
         var code: Int
         var status: String
         var message: String
+        /// The GraphQL errors behind a refusal of the variables, which the admin API answers as a response instead.
+        var errors: [JSONValue] = []
 
         static func invalid(_ message: String) -> Self {
             .init(code: 400, status: "INVALID_ARGUMENT", message: message)
@@ -186,10 +188,38 @@ struct DataConnectEngine: Sendable {
     ///   - kind: Which endpoint was called.
     ///   - variables: The request's variables.
     ///   - auth: The caller.
-    /// - Returns: The response body, or a request error.
+    ///   - checksAuth: Whether the operation's `@auth` is checked: only the admin API's `:impersonateQuery` and
+    ///     `:impersonateMutation` without `extensions.impersonate` bypass it.
+    /// - Returns: The response body, or a request error. Its errors carry no `locations`: the service omits them from
+    ///   `ExecuteQuery` and `ExecuteMutation`, "since the caller shouldn't have access [to] the underlying GQL source"
+    ///   (`graphql_error.proto`).
     func execute(
         connector connectorID: String, operationName: String, kind: ConnectorOperation.Kind, variables: JSONObject,
-        auth: AuthContext
+        auth: AuthContext, checksAuth: Bool = true
+    ) async -> Outcome {
+        Self.withoutLocations(
+            await executeWithLocations(
+                connector: connectorID, operationName: operationName, kind: kind, variables: variables, auth: auth,
+                checksAuth: checksAuth))
+    }
+
+    /// The outcome with `locations` taken out of each error.
+    static func withoutLocations(_ outcome: Outcome) -> Outcome {
+        guard case .response(.object(var body)) = outcome, case .array(let errors)? = body["errors"] else {
+            return outcome
+        }
+        body["errors"] = .array(
+            errors.map { error in
+                guard case .object(var fields) = error else { return error }
+                fields["locations"] = nil
+                return .object(fields)
+            })
+        return .response(.object(body))
+    }
+
+    private func executeWithLocations(
+        connector connectorID: String, operationName: String, kind: ConnectorOperation.Kind, variables: JSONObject,
+        auth: AuthContext, checksAuth: Bool
     ) async -> Outcome {
         guard let connectorOperations = operations[connectorID] else {
             let known = operations.keys.sorted().joined(separator: ", ")
@@ -214,7 +244,11 @@ struct DataConnectEngine: Sendable {
             return .failure(
                 .invalid("\(operationName) is a \(operation.kind.rawValue); call :\(verb) to run it"))
         }
-        if let denied = authorize(operation, connector: prepared.connector, auth: auth, variables: variables) {
+        if checksAuth,
+            let denied = authorize(
+                prepared.connector.effectiveAuth(of: operation), of: operation.name,
+                declared: operation.declaresAuth, auth: auth, variables: variables)
+        {
             return .failure(denied)
         }
         // The service names a variable the operation does not declare instead of dropping it.
@@ -256,62 +290,133 @@ struct DataConnectEngine: Sendable {
         return outcome
     }
 
-    /// Runs any GraphQL text with full access, as the service's admin `:executeGraphql` does.
-    func executeAdmin(query: String, operationName: String?, variables: JSONObject) async -> Outcome {
+    /// Runs any GraphQL text, as the service's admin `:executeGraphql` and `:executeGraphqlRead` do.
+    ///
+    /// - Parameters:
+    ///   - query: The GraphQL text.
+    ///   - operationName: Which of its operations to run.
+    ///   - variables: The request's variables.
+    ///   - readOnly: `:executeGraphqlRead`, which refuses a mutation with `PERMISSION_DENIED` (firebase-admin-node
+    ///     `test/integration/data-connect.spec.ts`, "executeGraphqlRead() should throw for a GraphQL mutation").
+    ///   - impersonating: The caller of `extensions.impersonate`, whose operation's `@auth` is then checked;
+    ///     `nil` bypasses `@auth`, as the admin API does.
+    /// - Returns: The response. A document that does not parse or validate, or whose variables do not fit, is an OK
+    ///   response with `errors`: "Upon query compile error, `ExecuteGraphql`, `ExecuteGraphqlRead` … return
+    ///   Code.OK with a list of `GraphqlError`" (`graphql_error.proto`). Only a request over the server's limits
+    ///   is refused.
+    func executeAdmin(
+        query: String, operationName: String?, variables: JSONObject, readOnly: Bool = false,
+        impersonating: AuthContext? = nil
+    ) async -> Outcome {
         let document: Document
         switch GraphQLSource.request(query, schema: schema, limits: limits, rules: DataConnectGraphQL.rules) {
         case .success(let checked):
             document = checked
-        case .failure(let refusal) where refusal.stage == .validation:
+        case .failure(let refusal) where refusal.stage != .limit:
             return .response(.object(["errors": .array(refusal.json)]))
         case .failure(let refusal):
             return .failure(.invalid(refusal.summary))
         }
-        let outcome = await run(
-            document: document, operationName: operationName, variables: variables, auth: .anonymous, isAdmin: true)
-        let isMutation = document.definitions.contains { ($0 as? OperationDefinition)?.operation == .mutation }
-        if isMutation, case .response(let body) = outcome, body["data"] != nil, body["data"] != .null {
+        let selected = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
+            .first { operationName == nil || $0.name?.value == operationName }
+        if readOnly, selected?.operation == .mutation {
+            return .failure(
+                .denied(
+                    ":executeGraphqlRead runs queries only; send the mutation"
+                        + (selected?.name.map { " \($0.value)" } ?? "") + " to :executeGraphql"))
+        }
+        if let caller = impersonating, let selected {
+            let name = selected.name?.value ?? "the operation"
+            let declared: AuthPolicy?
+            do {
+                declared = try AuthPolicy.declared(on: selected)
+            } catch {
+                let message =
+                    "@auth(level: \(error.level)) on \(name) is not one of "
+                    + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                return .response(.object(["errors": .array([.object(["message": .string(message)])])]))
+            }
+            if let denied = authorize(
+                declared ?? .level(.noAccess), of: name, declared: declared != nil, auth: caller, variables: variables)
+            {
+                return .failure(denied)
+            }
+        }
+        let auth = impersonating ?? .anonymous
+        var outcome = await run(
+            document: document, operationName: operationName, variables: variables, auth: auth, isAdmin: true)
+        if case .failure(let failure) = outcome, !failure.errors.isEmpty {
+            outcome = .response(.object(["errors": .array(failure.errors)]))
+        }
+        if selected?.operation == .mutation, case .response(let body) = outcome, body["data"] != nil,
+            body["data"] != .null
+        {
             // An admin mutation names no connector operation: only the automatic refresh of single entities follows.
             mutations.publish(
                 MutationEvent(
-                    connector: "", operation: "", variables: variables, auth: AuthContext.anonymous.expressionValue,
+                    connector: "", operation: "", variables: variables, auth: auth.expressionValue,
                     singleEntityTables: RefreshPolicy.singleEntityTables(writtenBy: document, schema: workspace.schema))
             )
         }
         return outcome
     }
 
-    func authorize(_ operation: ConnectorOperation, connector: Connector, auth: AuthContext, variables: JSONObject)
-        -> RequestFailure?
-    {
-        switch connector.effectiveAuth(of: operation) {
+    /// Why a caller may not run an operation, or `nil` when it may.
+    ///
+    /// A level the caller does not meet is `UNAUTHENTICATED`, also for a signed-in caller (an anonymous user
+    /// calling a `USER` operation, a user without a verified email calling a `USER_EMAIL_VERIFIED` one);
+    /// `NO_ACCESS` is `PERMISSION_DENIED`. Source: firebase-admin-node `test/integration/data-connect.spec.ts`,
+    /// run against the service ("should fail to execute a query with @auth(level: USER)" with anonymous claims
+    /// expects `data-connect/unauthenticated`, and `NO_ACCESS` `data-connect/permission-denied`).
+    ///
+    /// - Parameters:
+    ///   - policy: The operation's effective policy.
+    ///   - name: The operation's name, for the message.
+    ///   - declared: Whether the operation declares `@auth` (a missing one is `NO_ACCESS`).
+    ///   - auth: The caller.
+    ///   - variables: The request's variables, which `@auth(expr:)` sees as `vars`.
+    /// - Returns: The refusal, or `nil`.
+    func authorize(
+        _ policy: AuthPolicy, of name: String, declared: Bool, auth: AuthContext, variables: JSONObject
+    ) -> RequestFailure? {
+        switch policy {
         case .level(.public):
             return nil
         case .level(.noAccess):
             // The service's own words first, then why and what to do.
             let reason =
-                operation.declaresAuth
-                ? "\(operation.name) is @auth(level: NO_ACCESS)"
-                : "\(operation.name) has no @auth, which is NO_ACCESS whatever authMode says"
+                declared
+                ? "\(name) is @auth(level: NO_ACCESS)"
+                : "\(name) has no @auth, which is NO_ACCESS whatever authMode says"
             return .denied(
                 "unauthorized: you are not authorized to perform this operation (\(reason); only admin access "
                     + "runs it: give it @auth(level: PUBLIC) or another level to open it)")
         case .level(let level):
             guard auth.hasToken else {
                 return .unauthenticated(
-                    "\(operation.name) is @auth(level: \(level.rawValue)): send a Firebase ID token in "
-                        + "X-Firebase-Auth-Token")
+                    "\(name) is @auth(level: \(level.rawValue)): send a Firebase ID token in X-Firebase-Auth-Token")
             }
             return auth.satisfies(level)
-                ? nil : .denied("the caller does not meet @auth(level: \(level.rawValue)) of \(operation.name)")
+                ? nil
+                : .unauthenticated(
+                    "the caller does not meet @auth(level: \(level.rawValue)) of \(name): "
+                        + Self.missing(for: level))
         case .expression(let text):
             let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
             let result = try? ServerExpression(text).evaluate(values.environment)
             if result == .bool(true) { return nil }
             return auth.hasToken
-                ? .denied("@auth(expr: \(text)) of \(operation.name) is not true for this caller")
-                : .unauthenticated(
-                    "@auth(expr: \(text)) of \(operation.name) needs a caller: send X-Firebase-Auth-Token")
+                ? .denied("@auth(expr: \(text)) of \(name) is not true for this caller")
+                : .unauthenticated("@auth(expr: \(text)) of \(name) needs a caller: send X-Firebase-Auth-Token")
+        }
+    }
+
+    /// What a token needs to meet a level, for the message of one that does not.
+    private static func missing(for level: AuthPolicy.Level) -> String {
+        switch level {
+        case .user: return "it needs a token of a signed-in, not anonymous, user"
+        case .userEmailVerified: return "it needs a token with \"email_verified\": true"
+        case .userAnonymous, .public, .noAccess: return "it needs a token with a \"sub\" claim"
         }
     }
 
@@ -477,8 +582,9 @@ struct DataConnectEngine: Sendable {
         /// When nothing ran, because the variables did not fit their declarations: the request's error.
         private static func refusal(_ result: GraphQLResult, _ state: ExecutionState) -> Result? {
             guard result.data == nil, !state.started else { return nil }
-            return Result(
-                outcome: .failure(.invalid(result.errors.map(\.message).joined(separator: "; "))), rollBack: true)
+            var failure = RequestFailure.invalid(result.errors.map(\.message).joined(separator: "; "))
+            failure.errors = result.errors.map(GraphQLJSON.json)
+            return Result(outcome: .failure(failure), rollBack: true)
         }
 
         /// Whether the operation selects exactly one root field, outside any fragment or directive.

@@ -180,8 +180,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("admin-token"),
         help: ArgumentHelp(
-            "The bearer token Data Connect's :executeGraphql requires; default $CONTENT_EMULATOR_ADMIN_TOKEN, else "
-                + "a new one, printed at start.",
+            "The bearer token Data Connect's admin API (:executeGraphql, :impersonateQuery, …) requires; default "
+                + "$CONTENT_EMULATOR_ADMIN_TOKEN, else a new one, printed at start ('owner' lets the Firebase Admin "
+                + "SDK in).",
             valueName: "token"
         )
     )

@@ -408,7 +408,9 @@ struct DataConnectBackendTests {
         let caught = await asyncFailure { _ = try await run(backend, "listMyReviews") }
         let error = try #require(caught)
         #expect(error.kind == .httpStatus(401))
-        let hint = ": expired; send a Firebase ID token (auth.idToken, or auth.idTokenCommand)"
+        let hint =
+            ": expired; send a Firebase ID token (auth.idToken, or auth.idTokenCommand) of a caller that meets the "
+            + "operation's @auth (USER)"
         #expect(error.description.hasSuffix(hint))
         #expect(transport.requests.count == 2)
     }

@@ -838,8 +838,8 @@ struct DataConnectCorpusTests {
             let unverified = try await client.mutate(
                 "CreateMovie", variables: variables, connector: Self.template,
                 token: DataConnectHarness.userToken("new-user", verified: false))
-            #expect(unverified.status == 403)
-            #expect(Self.status(unverified) == "PERMISSION_DENIED")
+            #expect(unverified.status == 401)
+            #expect(Self.status(unverified) == "UNAUTHENTICATED")
             let verified = try await client.mutate(
                 "CreateMovie", variables: variables, connector: Self.template,
                 token: DataConnectHarness.userToken("new-user"))

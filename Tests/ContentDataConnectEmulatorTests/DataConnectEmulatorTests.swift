@@ -163,11 +163,13 @@ struct DataConnectEmulatorTests {
             let anonymous = try await client.query("listMyReviews")
             #expect(anonymous.status == 401)
             #expect(anonymous.json?["error"]?["status"] == .string("UNAUTHENTICATED"))
-            // USER with an anonymous sign-in: not enough.
+            // USER with an anonymous sign-in: not enough, and unauthenticated as the service answers it
+            // (firebase-admin-node's integration test of @auth(level: USER) with anonymous claims).
             let guest = try await client.query(
                 "listMyReviews", token: DataConnectHarness.userToken("user-ana", provider: "anonymous"))
-            #expect(guest.status == 403)
-            #expect(guest.json?["error"]?["status"] == .string("PERMISSION_DENIED"))
+            #expect(guest.status == 401)
+            #expect(guest.json?["error"]?["status"] == .string("UNAUTHENTICATED"))
+            #expect(guest.text.contains("not anonymous"), "\(guest.text)")
             // USER: auth.uid picks the caller's own row.
             let ana = try await client.query("listMyReviews", token: DataConnectHarness.userToken("user-ana"))
             #expect(ana.json?["data"]?["user"]?["username"] == .string("ana"))
@@ -179,7 +181,8 @@ struct DataConnectEmulatorTests {
             let unverified = try await client.mutate(
                 "updateMovieRating", variables: variables,
                 token: DataConnectHarness.userToken("user-ben", verified: false))
-            #expect(unverified.status == 403)
+            #expect(unverified.status == 401)
+            #expect(unverified.text.contains(#"\"email_verified\": true"#), "\(unverified.text)")
             let verified = try await client.mutate(
                 "updateMovieRating", variables: variables, token: DataConnectHarness.userToken("user-ben"))
             #expect(verified.json?["data"]?["movie_update"]?["id"] == .string(Self.orbitOfGlass))
@@ -205,6 +208,128 @@ struct DataConnectEmulatorTests {
                     "sub": .string("user-ben"), "exp": .number(JSONNumber(Int(now) + 600)),
                 ]))
             #expect(fresh.status == 200, "\(fresh.text)")
+        }
+    }
+
+    /// The admin API as firebase-admin-node calls it (`src/data-connect/data-connect-api-client-internal.ts`, and its
+    /// integration test `test/integration/data-connect.spec.ts`, which runs against the service): connector
+    /// operations through `:impersonateQuery` and `:impersonateMutation`, and any GraphQL through `:executeGraphql`,
+    /// run as the caller of `extensions.impersonate` with `@auth` checked, or bypass `@auth` without it.
+    @Test func theAdminAPIRunsAsTheImpersonatedCallerOrBypassesAuth() async throws {
+        try await DataConnectHarness.run(
+            workspace: nil, options: .init(adminToken: "admin-secret"), dataFile: nil, project: "demo",
+            mode: .inProcess
+        ) { client in
+            @Sendable func admin(_ method: String, _ body: JSONObject, token: String? = "admin-secret") async throws
+                -> EmulatorExchange
+            {
+                try await client.http.post(
+                    "\(client.service)\(method)", json: JSONValue.object(body).jsonText,
+                    headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
+            }
+            func impersonate(_ claims: JSONObject) -> JSONValue {
+                .object(["impersonate": .object(["authClaims": .object(claims)])])
+            }
+            let unauthenticated = JSONValue.object(["impersonate": .object(["unauthenticated": .bool(true)])])
+            let mine: JSONObject = ["operationName": .string("listMyReviews")]
+
+            // A signed-in caller: auth.uid is theirs.
+            var asAna = mine
+            asAna["extensions"] = impersonate(["sub": .string("user-ana")])
+            let ana = try await admin("/connectors/movies:impersonateQuery", asAna)
+            #expect(ana.json?["data"]?["user"]?["username"] == .string("ana"), "\(ana.text)")
+            // Below the level: unauthenticated, also for an anonymous sign-in calling a USER operation.
+            var asNobody = mine
+            asNobody["extensions"] = unauthenticated
+            let nobody = try await admin("/connectors/movies:impersonateQuery", asNobody)
+            #expect(nobody.status == 401, "\(nobody.text)")
+            #expect(nobody.json?["error"]?["status"] == .string("UNAUTHENTICATED"))
+            var asGuest = mine
+            asGuest["extensions"] = impersonate([
+                "sub": .string("user-ana"), "firebase": .object(["sign_in_provider": .string("anonymous")]),
+            ])
+            #expect(try await admin("/connectors/movies:impersonateQuery", asGuest).status == 401)
+            // No impersonation bypasses @auth: the operation runs, and auth.uid is null, an error in the answer.
+            let bypassed = try await admin("/connectors/movies:impersonateQuery", mine)
+            #expect(bypassed.status == 200, "\(bypassed.text)")
+            #expect(bypassed.json?["errors"]?.arrayValue?.isEmpty == false, "\(bypassed.text)")
+            let rated = try await admin(
+                "/connectors/movies:impersonateMutation",
+                [
+                    "operationName": .string("updateMovieRating"),
+                    "variables": .object(["id": .string(Self.orbitOfGlass), "rating": .number(JSONNumber(text: "2.5"))]
+                    ),
+                ])
+            #expect(rated.json?["data"]?["movie_update"]?["id"] == .string(Self.orbitOfGlass), "\(rated.text)")
+            // Both kinds of caller at once, no admin token, or a client token instead: refused.
+            var both = mine
+            both["extensions"] = .object([
+                "impersonate": .object(["authClaims": .object(["sub": .string("u")]), "unauthenticated": .bool(true)])
+            ])
+            let mixed = try await admin("/connectors/movies:impersonateQuery", both)
+            #expect(mixed.status == 400, "\(mixed.text)")
+            #expect(mixed.text.contains("not both"), "\(mixed.text)")
+            let outsider = try await admin("/connectors/movies:impersonateQuery", asAna, token: nil)
+            #expect(outsider.status == 401, "\(outsider.text)")
+            #expect(outsider.text.contains("admin API"), "\(outsider.text)")
+            let wrongMethod = try await admin("/connectors/movies:impersonateQueries", asAna)
+            #expect(wrongMethod.status == 404, "\(wrongMethod.text)")
+
+            // :executeGraphql checks the @auth of its own text when it impersonates.
+            let own = #"query mine @auth(level: USER) { user(key: { id_expr: "auth.uid" }) { username } }"#
+            let ownAsAna = try await admin(
+                ":executeGraphql", ["query": .string(own), "extensions": impersonate(["sub": .string("user-ana")])])
+            #expect(ownAsAna.json?["data"]?["user"]?["username"] == .string("ana"), "\(ownAsAna.text)")
+            let ownAsNobody = try await admin(
+                ":executeGraphql", ["query": .string(own), "extensions": unauthenticated])
+            #expect(ownAsNobody.status == 401, "\(ownAsNobody.text)")
+            let undeclared = try await admin(
+                ":executeGraphql",
+                ["query": .string("query { movies { title } }"), "extensions": impersonate(["sub": .string("u")])])
+            #expect(undeclared.status == 403, "\(undeclared.text)")
+            #expect(undeclared.json?["error"]?["status"] == .string("PERMISSION_DENIED"))
+            let closed = try await admin(
+                ":executeGraphql", ["query": .string("query @auth(level: NO_ACCESS) { movies { title } }")])
+            #expect(closed.json?["data"]?["movies"]?.arrayValue?.count == 9, "\(closed.text)")
+
+            // :executeGraphqlRead refuses a mutation, and nothing is written.
+            let write = #"mutation { movie_update(id: "\#(Self.orbitOfGlass)", data: { rating: 9.5 }) }"#
+            let readOnly = try await admin(":executeGraphqlRead", ["query": .string(write)])
+            #expect(readOnly.status == 403, "\(readOnly.text)")
+            #expect(readOnly.json?["error"]?["status"] == .string("PERMISSION_DENIED"))
+            let rating = try await admin(
+                ":executeGraphqlRead",
+                ["query": .string(#"query { movie(id: "\#(Self.orbitOfGlass)") { rating } }"#)])
+            #expect(rating.json?["data"]?["movie"]?["rating"] == .number(JSONNumber(text: "2.5")), "\(rating.text)")
+
+            // A document that does not parse, or a required variable left out: OK, with errors, as the service
+            // answers a compile error of the admin API (graphql_error.proto).
+            for (query, word) in [
+                ("query { movies { title ", "Syntax Error"), (own.replacing("mine", with: "mine($n: Int!)"), "$n"),
+            ] {
+                let answer = try await admin(":executeGraphql", ["query": .string(query)])
+                #expect(answer.status == 200, "\(answer.text)")
+                let message = answer.json?["errors"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+                #expect(message.contains(word), "\(answer.text)")
+            }
+        }
+    }
+
+    /// An error of a connector operation gives its path but not its place in the connector's source, which the
+    /// caller does not have: "Omitted in `ExecuteMutation` and `ExecuteQuery`" (`graphql_error.proto`).
+    @Test func aConnectorOperationsErrorHasAPathButNoLocations() async throws {
+        try await DataConnectHarness.run { client in
+            let answer = try await client.mutate(
+                "addReview", variables: #"{"movieId":"00000000000000000000000000000000","rating":3}"#,
+                token: DataConnectHarness.userToken("user-ana"))
+            let error = try #require(answer.json?["errors"]?.arrayValue?.first, "\(answer.text)")
+            #expect(error["path"] == .array([.string("review_upsert")]), "\(answer.text)")
+            #expect(error["locations"] == nil, "\(answer.text)")
+            // The admin API keeps them: its caller sent the text they point into.
+            let admin = try await client.graphql(
+                #"mutation { review_upsert(data: { userId: "user-ana", movieId: "00000000000000000000000000000000", rating: 3 }) }"#
+            )
+            #expect(admin.json?["errors"]?.arrayValue?.first?["locations"] != nil, "\(admin.text)")
         }
     }
 
