@@ -157,6 +157,11 @@ public struct AEMEmulator: Sendable {
         router.get("/content/**") { request, _ in try self.schemaDownload(request) }
         router.get("/content/dam/**") { request, _ in Self.placeholder(for: request.uri.path) }
         router.get("/adobe/dynamicmedia/deliver/**") { request, _ in Self.placeholder(for: request.uri.path) }
+        // Without a path the GraphQL servlet answers as Adobe's troubleshooting page for persisted queries shows.
+        for method in [HTTPRequest.Method.get, .post] {
+            // The router takes this path with and without its trailing slash.
+            router.on("/graphql/execute.json", method: method) { _, _ in Self.missingQueryPath }
+        }
         router.get("/graphql/execute.json/**") { request, _ in await self.execute(request, variables: nil) }
         router.post("/graphql/execute.json/**") { request, context in
             let body = try await request.body.collect(upTo: 4 << 20)
@@ -185,9 +190,16 @@ public struct AEMEmulator: Sendable {
 
     // MARK: - Persisted queries
 
+    static var missingQueryPath: Response {
+        text(
+            status: .badRequest,
+            "Suffix: '/' does not contain a path; call /graphql/execute.json/{configuration}/{query}")
+    }
+
     private func execute(_ request: Request, variables posted: JSONObject?) async -> Response {
         let prefix = "/graphql/execute.json/"
         let rawPath = String(request.uri.path.dropFirst(prefix.count))
+        guard !rawPath.isEmpty else { return Self.missingQueryPath }
         let decoded = rawPath.removingPercentEncoding ?? rawPath
         let address: Substring
         var pairs: [Substring] = []
@@ -297,11 +309,32 @@ public struct AEMEmulator: Sendable {
     static func revalidated(_ request: Request, bytes: [UInt8], etag: String, headers: HTTPFields) -> Response {
         var headers = headers
         headers[.eTag] = etag
-        if request.headers[.ifNoneMatch] == etag {
+        if Self.isHeld(etag, ifNoneMatch: request.headers[.ifNoneMatch]) {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Whether `If-None-Match` names the `ETag`, as RFC 9110 (13.1.2) has a server compare them, and the Dispatcher's
+    /// Apache in front of AEM does: `*` names any, the value may list several, and the comparison is weak (`W/"x"`
+    /// holds `"x"`).
+    ///
+    /// - Parameters:
+    ///   - etag: The answer's entity tag.
+    ///   - ifNoneMatch: The request's header (several lines arrive joined by commas), or `nil`.
+    /// - Returns: Whether the client holds this answer.
+    static func isHeld(_ etag: String, ifNoneMatch: String?) -> Bool {
+        guard let ifNoneMatch else { return false }
+        func opaque(_ tag: some StringProtocol) -> Substring {
+            let text = Substring(tag.trimmingCharacters(in: .whitespaces))
+            return text.hasPrefix("W/") ? text.dropFirst(2) : text
+        }
+        let own = opaque(etag)
+        return ifNoneMatch.split(separator: ",").contains { tag in
+            let held = opaque(tag)
+            return held == "*" || held == own
+        }
     }
 
     /// The named type of each variable a query declares: `slug` → `String`.

@@ -108,7 +108,10 @@ struct LocalRequestGuard: RouterMiddleware {
     let allowedOrigin: String?
 
     init(host: String, policy: EmulatorConnectionPolicy) {
-        var hosts: Set<String> = ["localhost", "127.0.0.1", "::1", host.lowercased()]
+        // 10.0.2.2 is how an app in the Android Emulator reaches this machine's loopback, and the host the Android
+        // SDKs' `useEmulator()` use by default (firebase-android-sdk, `FirebaseDataConnect.useEmulator(host: String =
+        // "10.0.2.2", …)`). An address, unlike a name, cannot be rebound to another server by a page.
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "::1", "10.0.2.2", host.lowercased()]
         for name in policy.allowedHosts { hosts.insert(name.lowercased()) }
         self.hosts = hosts
         allowedOrigin = policy.allowedOrigin
@@ -135,8 +138,9 @@ struct LocalRequestGuard: RouterMiddleware {
         guard hosts.contains(host) || host.hasSuffix(".localhost") else {
             return (
                 .misdirectedRequest,
-                "this server answers requests addressed to localhost, 127.0.0.1, [::1] or the address it listens "
-                    + "on, not '\(host)'; add a name with content serve --allow-host NAME"
+                "this server answers requests addressed to localhost, 127.0.0.1, [::1], 10.0.2.2 (the Android "
+                    + "Emulator's name for this machine) or the address it listens on, not '\(host)'; add a name with "
+                    + "content serve --allow-host NAME"
             )
         }
         if isWrite, let origin, !isAllowed(origin: origin, authority: authority) {

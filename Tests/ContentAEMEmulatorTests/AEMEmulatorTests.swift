@@ -132,6 +132,29 @@ struct AEMEmulatorTests {
             let stale = try await client.get(
                 "/graphql/execute.json/wknd-shared/adventures-all", headers: [("If-None-Match", "\"other\"")])
             #expect(stale.status == 200)
+            // As RFC 9110 compares them: weakly, in a list, and * for any.
+            for held in ["W/\(etag)", "\"other\", \(etag)", "*", "\"other\",W/\(etag)"] {
+                let answer = try await client.get(
+                    "/graphql/execute.json/wknd-shared/adventures-all", headers: [("If-None-Match", held)])
+                #expect(answer.status == 304, "\(held)")
+            }
+            for other in ["W/\"other\"", "\"other\", \"another\"", "", "\"x\(etag.dropFirst())"] {
+                let answer = try await client.get(
+                    "/graphql/execute.json/wknd-shared/adventures-all", headers: [("If-None-Match", other)])
+                #expect(answer.status == 200, "\(other)")
+            }
+        }
+    }
+
+    /// The GraphQL servlet called without a path: Adobe's troubleshooting page for persisted queries gives its answer,
+    /// 400 with "Suffix: '/' does not contain a path".
+    @Test func anExecuteWithoutAQueryPathIs400() async throws {
+        try await AEMHarness.run { client in
+            for path in ["/graphql/execute.json", "/graphql/execute.json/"] {
+                let answer = try await client.get(path)
+                #expect(answer.status == 400, "\(path)")
+                #expect(answer.text.contains("Suffix: '/' does not contain a path"), "\(path): \(answer.text)")
+            }
         }
     }
 

@@ -26,6 +26,9 @@ struct LocalServiceSafetyEndToEndTests {
             #expect(rebound.contains("not 'attacker.example'"))
             #expect(try Self.curl("-H 'Host: content.test:80' \(json) '\(aem)\(Self.adHoc)'").hasSuffix(" 200"))
             #expect(try Self.curl("-H 'Host: localhost' \(json) '\(aem)\(Self.adHoc)'").hasSuffix(" 200"))
+            // An app in the Android Emulator addresses this machine as 10.0.2.2, the Android SDKs' default.
+            #expect(try Self.curl("-H 'Host: 10.0.2.2:9399' \(json) '\(aem)\(Self.adHoc)'").hasSuffix(" 200"))
+            #expect(try Self.curl("-H 'Host: 10.0.2.3' \(json) '\(aem)\(Self.adHoc)'").hasSuffix(" 421"))
 
             let forged = try Self.curl("-H 'Origin: https://attacker.example' \(json) '\(aem)\(Self.adHoc)'")
             #expect(forged.hasSuffix(" 403"), "\(forged)")
