@@ -73,7 +73,7 @@ struct AEMGraphQLEngine: Sendable {
         switch checked {
         case .success(let valid):
             if let plan = valid.prepared, let answer = run(plan, variables: variables, operationName: operationName) {
-                return answer
+                return Self.withNullData(answer)
             }
             document = valid.document
         case .failure(let refusal):
@@ -89,12 +89,27 @@ struct AEMGraphQLEngine: Sendable {
             if !result.errors.isEmpty {
                 body["errors"] = .array(result.errors.map(GraphQLJSON.json))
             }
-            return .object(body)
+            return Self.withNullData(.object(body))
         } catch let error as GraphQLError {
             return .object(["errors": .array([GraphQLJSON.json(error)])])
         } catch {
             return .object(["errors": .array([.object(["message": .string("\(error)")])])])
         }
+    }
+
+    /// The body with `data: null` when execution began and an error reached the root.
+    ///
+    /// "If an error was raised during the execution that prevented a valid response, the data entry in the response
+    /// should be null" (GraphQL, "Response Format"; graphql-java, which AEM runs, writes it). An error with a `path`
+    /// was raised by a field, so execution began; one before it (a variable that does not fit) has none, and then
+    /// `data` stays out.
+    static func withNullData(_ body: JSONValue) -> JSONValue {
+        guard case .object(let fields) = body, fields["data"] == nil, case .array(let errors)? = fields["errors"],
+            errors.contains(where: { $0["path"]?.arrayValue?.isEmpty == false })
+        else { return body }
+        var withData: JSONObject = ["data": .null]
+        for member in fields.members { withData[member.key] = member.value }
+        return .object(withData)
     }
 
     /// The data with whole floating-point numbers written as AEM writes them: `5000`, not `5000.0`.

@@ -60,6 +60,8 @@ extension DataConnectEmulator: EmulatedService {
         // server is.
         [summary] + workspaceNotes
             + ["X-Firebase-Auth-Token is trusted without signature checks (development only)"]
-            + (options.adminToken.map { [":executeGraphql needs Authorization: Bearer \($0)"] } ?? [])
+            + (options.adminToken.map {
+                ["the admin API (:executeGraphql, :impersonateQuery, …) needs Authorization: Bearer \($0)"]
+            } ?? [])
     }
 }

@@ -241,9 +241,15 @@ struct AEMSchemaBehaviourTests {
         let byID = try await Self.run([
             "byId": "{ adventureById(_id: \"\(id)\") { item { title } } }",
             "unknown": "{ adventureById(_id: \"nope\") { item { title } } }",
+            "unset": "query($n: Int!) { adventureList(limit: $n) { items { title } } }",
         ])
         #expect(byID["byId"]?["data"]?["adventureById"]?["item"]?["title"] == .string("Bali Surf Camp"))
         #expect(byID["unknown"]?.jsonText.contains("no adventure content fragment has the id nope") == true)
+        // The error reached the non-null root, so data is null, as graphql-java writes it; an error before execution
+        // (a required variable left out) leaves data out.
+        #expect(byID["unknown"]?["data"] == .some(.null), "\(byID["unknown"]?.jsonText ?? "")")
+        #expect(byID["unset"]?["errors"] != nil, "\(byID["unset"]?.jsonText ?? "")")
+        #expect(byID["unset"]?["data"] == nil, "\(byID["unset"]?.jsonText ?? "")")
     }
 
     @Test func cursorsHoldTheIdAndTheSortValueAndSortsFollowReferences() async throws {

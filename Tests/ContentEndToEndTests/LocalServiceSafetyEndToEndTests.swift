@@ -104,11 +104,11 @@ struct LocalServiceSafetyEndToEndTests {
             let url = "\(base)/v1/projects/demo/locations/us-central1/services/content-sample:executeGraphql"
             // The note follows the service's URL line, which is all that starting waits for.
             log.wait { text in
-                ServeLog.completeLines(of: text).contains { $0.contains(":executeGraphql needs Authorization") }
+                ServeLog.completeLines(of: text).contains { $0.contains(":impersonateQuery, …) needs Authorization") }
             }
             let line = try #require(
                 ServeLog.completeLines(of: log.text).first {
-                    $0.contains(":executeGraphql needs Authorization: Bearer")
+                    $0.contains(":impersonateQuery, …) needs Authorization: Bearer")
                 })
             let token = try #require(line.split(separator: " ").last.map(String.init))
             #expect(token.count == 32)
