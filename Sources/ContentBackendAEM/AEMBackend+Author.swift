@@ -100,10 +100,20 @@ extension AEMBackend {
     /// - Parameter operation: `CONFIG/NAME` or `NAME`.
     /// - Returns: Variable name → declared type name.
     package func declaredVariables(of operation: String) async -> [String: String] {
+        await listedVariables(of: operation) ?? [:]
+    }
+
+    /// The variable types a persisted query declares, or `nil` when the server's `list.json` does not list it (a
+    /// publish tier behind a Dispatcher may not serve the list).
+    ///
+    /// - Parameter operation: `CONFIG/NAME` or `NAME`.
+    /// - Returns: Variable name → declared type name, or `nil`.
+    package func listedVariables(of operation: String) async -> [String: String]? {
         let (configuration, name) = address(of: operation)
         let queries = (try? await persistedQueryList(configuration: configuration)) ?? []
         let query = queries.first { $0["path"]?["shortForm"]?.stringValue == "/\(configuration)/\(name)" }
-        return Self.declaredTypes(in: query?["data"]?["query"]?.stringValue ?? "")
+        guard let text = query?["data"]?["query"]?.stringValue else { return nil }
+        return Self.declaredTypes(in: text)
     }
 
     /// An asset's bytes: a DAM `_path`, a `_dynamicUrl`, or a full URL, fetched with the backend's auth.

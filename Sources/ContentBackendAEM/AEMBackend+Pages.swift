@@ -6,7 +6,10 @@ extension AEMBackend {
     /// Every page of a query, streamed: a …Paginated query follows `pageInfo.endCursor` with `first`
     /// and `after`; a …List query walks `offset` and `limit` until a short page.
     ///
-    /// The query must declare those variables; which pair it takes is learned from the first page.
+    /// The query must declare those variables. Which pair it takes is read from the server's `list.json`; where the
+    /// server does not list the query, it is learned from the first page. AEM ignores a variable a query does not
+    /// declare (graphql-java coerces the declared ones only), so a first page with more items than asked for is a
+    /// query that does not take `$limit`, and a cursor that comes back unchanged one that does not take `$after`.
     ///
     /// - Parameters:
     ///   - request: The operation and its other variables.
@@ -15,21 +18,33 @@ extension AEMBackend {
     /// - Throws: ``AEMError`` when the query can be paged neither way.
     package func executeAllPages(_ request: ContentRequest, pageSize: Int?) async throws -> ContentResult {
         let size = pageSize ?? 50
+        let declared = await listedVariables(of: request.operation)
+        func declares(_ names: String...) -> Bool {
+            declared.map { list in names.allSatisfy { list[$0] != nil } } ?? true
+        }
         var cursorVariables = request.variables
         cursorVariables["first"] = .number(JSONNumber(size))
-        if let first = try await page(request, variables: cursorVariables), first.connection != nil {
+        if declares("first", "after"), let first = try await page(request, variables: cursorVariables),
+            first.connection != nil
+        {
             return stream(request, first: first, size: size, variables: cursorVariables, kind: .cursor)
         }
         var offsetVariables = request.variables
         offsetVariables["offset"] = .number(JSONNumber(0))
         offsetVariables["limit"] = .number(JSONNumber(size))
-        if let first = try await page(request, variables: offsetVariables), first.items != nil {
+        if declares("offset", "limit"), let first = try await page(request, variables: offsetVariables),
+            let items = first.items, items.count <= size
+        {
             return stream(request, first: first, size: size, variables: offsetVariables, kind: .offset)
         }
-        throw AEMError(
+        throw Self.unpageable(request.operation)
+    }
+
+    private static func unpageable(_ operation: String) -> AEMError {
+        AEMError(
             kind: .usage,
             description: "--all pages a …Paginated query declaring $first and $after, or a …List query declaring "
-                + "$offset and $limit; \(request.operation) answers to neither"
+                + "$offset and $limit; \(operation) answers to neither"
         )
     }
 
@@ -83,6 +98,14 @@ extension AEMBackend {
                 var fetched = 0
                 var pages = 1
                 paging: while true {
+                    // The cursor sent comes back as the page's end with more to come: the query does not take $after
+                    // and would answer this page forever. Nothing of it is written twice.
+                    let info = current.connection?["pageInfo"]
+                    if case .cursor = kind, let sent = variables["after"], info?["endCursor"] == sent,
+                        info?["hasNextPage"] == .bool(true)
+                    {
+                        throw Self.unpageable(request.operation)
+                    }
                     let items = current.items ?? []
                     for item in items { continuation.yield(item) }
                     fetched += items.count
@@ -91,7 +114,6 @@ extension AEMBackend {
                     }
                     switch kind {
                     case .cursor:
-                        let info = current.connection?["pageInfo"]
                         guard info?["hasNextPage"] == .bool(true), let cursor = info?["endCursor"]?.stringValue else {
                             break paging
                         }

@@ -123,4 +123,89 @@ struct AEMBackendTests {
         #expect(ResponseCache.lifetime("no-store") == nil)
         #expect(ResponseCache.lifetime(nil) == nil)
     }
+
+    /// The items of an `--all` walk, or the error that ended it.
+    private static func drain(_ result: ContentResult) async -> (titles: [String], error: (any Error)?) {
+        guard case .items(let stream) = result.body else { return ([], nil) }
+        var titles: [String] = []
+        do {
+            for try await item in stream { titles.append(item["title"]?.stringValue ?? "?") }
+        } catch {
+            return (titles, error)
+        }
+        return (titles, nil)
+    }
+
+    /// A list answer of `count` titled items, whatever the variables: a query that declares neither paging pair, which
+    /// AEM answers in full because it ignores variables a query does not declare.
+    private static func fullList(_ count: Int) -> @Sendable (HTTPTransportRequest) -> HTTPTransportResponse {
+        { request in
+            if request.url.contains("/graphql/list.json") {
+                return HTTPTransportResponse(status: 404, headers: [:], body: [], url: request.url)
+            }
+            let items = (0..<count).map { #"{"title":"T\#($0)"}"# }.joined(separator: ",")
+            let body = #"{"data":{"adventureList":{"items":[\#(items)]}}}"#
+            return HTTPTransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8), url: request.url)
+        }
+    }
+
+    @Test func allOfAQueryThatIgnoresLimitIsRefusedRatherThanRepeated() async throws {
+        let (backend, transport) = backend(Self.fullList(16))
+        // More items than a page holds: the query does not take $limit, and walking its offset would never end.
+        let error = await #expect(throws: AEMError.self) {
+            _ = try await backend.executeAllPages(ContentRequest(operation: "wknd-shared/adventures-all"), pageSize: 5)
+        }
+        #expect(error?.description.contains("answers to neither") == true, "\(String(describing: error))")
+        #expect(transport.requests.count <= 3, "\(transport.requests.map(\.url))")
+        // A page that holds them all is the whole answer.
+        let whole = try await backend.executeAllPages(
+            ContentRequest(operation: "wknd-shared/adventures-all"), pageSize: 50)
+        let (titles, failure) = await Self.drain(whole)
+        #expect(titles.count == 16 && failure == nil, "\(titles) \(String(describing: failure))")
+    }
+
+    @Test func allStopsWhenACursorComesBackUnchanged() async throws {
+        let (backend, transport) = backend { request in
+            if request.url.contains("/graphql/list.json") {
+                return HTTPTransportResponse(status: 404, headers: [:], body: [], url: request.url)
+            }
+            // The same first page, whatever $after says: a query that does not declare it.
+            let body =
+                #"{"data":{"adventurePaginated":{"edges":[{"cursor":"c1","node":{"title":"A"}}],"#
+                + #""pageInfo":{"hasNextPage":true,"endCursor":"c1"}}}}"#
+            return HTTPTransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8), url: request.url)
+        }
+        let result = try await backend.executeAllPages(
+            ContentRequest(operation: "wknd-shared/adventures-paginated"), pageSize: 1)
+        let (titles, failure) = await Self.drain(result)
+        #expect(titles == ["A"], "\(titles)")
+        #expect((failure as? AEMError)?.description.contains("answers to neither") == true)
+        #expect(transport.requests.count < 6)
+    }
+
+    @Test func allPagesTheWayTheListedQueryDeclares() async throws {
+        let query =
+            "query($offset: Int, $limit: Int) { adventureList(offset: $offset, limit: $limit) { items { title } } }"
+        let (backend, transport) = backend { request in
+            let body: String
+            if request.url.contains("/graphql/list.json") {
+                let entry: JSONValue = .object([
+                    "path": .object(["shortForm": .string("/wknd-shared/by-offset")]),
+                    "data": .object(["query": .string(query)]),
+                ])
+                body = JSONValue.array([.object(["queries": .array([entry])])]).jsonText
+            } else {
+                body = #"{"data":{"adventureList":{"items":[{"title":"A"},{"title":"B"}]}}}"#
+            }
+            return HTTPTransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8), url: request.url)
+        }
+        let result = try await backend.executeAllPages(ContentRequest(operation: "wknd-shared/by-offset"), pageSize: 5)
+        let (titles, failure) = await Self.drain(result)
+        #expect(titles == ["A", "B"] && failure == nil)
+        // The list says the query takes $offset and $limit: no request tried $first.
+        #expect(transport.requests.allSatisfy { !$0.url.contains("first") }, "\(transport.requests.map(\.url))")
+    }
 }
