@@ -152,7 +152,7 @@ struct AEMGraphQLEngine: Sendable {
             fields["\(model.name)ById"]?.resolve = { _, args, _, _ in try self.single(model, args: args, byID: true) }
             fields["\(model.name)Paginated"]?.resolve = { _, args, _, _ in
                 try Task.checkCancellation()
-                let items = try self.select(model: model, args: args)
+                let items = try self.select(model: model, args: args, orderedByID: true)
                 let first = args["first"].int ?? 50
                 guard (1...100).contains(first) else {
                     throw ResolverFailure("first must be between 1 and 100, was \(first)")
@@ -289,8 +289,21 @@ struct AEMGraphQLEngine: Sendable {
     }
 
     /// A model's fragments, filtered and sorted as the arguments ask.
-    private func select(model: ContentFragmentModel, args: Map) throws -> [AEMWorkspace.Fragment] {
+    ///
+    /// - Parameters:
+    ///   - model: The model.
+    ///   - args: The field's arguments.
+    ///   - orderedByID: Whether the fragments are in the order of their ids first (else of their paths), which
+    ///     `sort` keeps among equal keys: "By default, paging uses the UUID of the repository node … When `sort` is
+    ///     used, the UUID is implicitly used to ensure a unique sort" (Adobe, "AEM GraphQL API for use with Content
+    ///     Fragments", Paging).
+    /// - Returns: The fragments in order.
+    /// - Throws: A filter or sort the model cannot take.
+    private func select(model: ContentFragmentModel, args: Map, orderedByID: Bool = false) throws
+        -> [AEMWorkspace.Fragment]
+    {
         var fragments = try store.fragments(model: model.name)
+        if orderedByID { fragments.sort { $0.id < $1.id } }
         if case .dictionary = args["filter"] {
             let filter = FragmentFilter(engine: self)
             fragments = try fragments.filter { try filter.matches($0, model: model, filter: args["filter"], depth: 0) }

@@ -252,6 +252,36 @@ struct AEMSchemaBehaviourTests {
         #expect(byID["unset"]?["data"] == nil, "\(byID["unset"]?.jsonText ?? "")")
     }
 
+    /// A …Paginated list goes by fragment id, and a sort breaks its ties by id; a …List keeps path order.
+    ///
+    /// "By default, paging uses the UUID of the repository node … When `sort` is used, the UUID is implicitly used to
+    /// ensure a unique sort" (Adobe, "AEM GraphQL API for use with Content Fragments", Paging).
+    @Test func paginatedListsGoByIdAndBreakSortTiesById() async throws {
+        let answers = try await Self.run([
+            "byId": "{ adventurePaginated(first: 100) { edges { node { _id _path } } } }",
+            "byPrice": #"{ adventurePaginated(first: 100, sort: "price DESC") { edges { node { _id price } } } }"#,
+            "list": "{ adventureList { items { _path } } }",
+        ])
+        let nodes =
+            answers["byId"]?["data"]?["adventurePaginated"]?["edges"]?.arrayValue?.compactMap { $0["node"] } ?? []
+        let ids = nodes.compactMap { $0["_id"]?.stringValue }
+        #expect(ids.count == 16 && ids == ids.sorted(), "\(ids)")
+        #expect(nodes.compactMap { $0["_path"]?.stringValue } != nodes.compactMap { $0["_path"]?.stringValue }.sorted())
+        let priced =
+            answers["byPrice"]?["data"]?["adventurePaginated"]?["edges"]?.arrayValue?.compactMap { $0["node"] } ?? []
+        let pairs = priced.compactMap { node in node["price"]?.numberValue.map { ($0, node["_id"]?.stringValue ?? "") }
+        }
+        #expect(pairs.count == 16)
+        for (earlier, later) in zip(pairs, pairs.dropFirst()) {
+            #expect(earlier.0 > later.0 || (earlier.0 == later.0 && earlier.1 < later.1), "\(earlier) \(later)")
+        }
+        #expect(Set(pairs.map(\.0)).count < pairs.count, "the sample has equal prices, so ties are tested")
+        let paths = answers["list"]?["data"]?["adventureList"]?["items"]?.arrayValue?.compactMap {
+            $0["_path"]?.stringValue
+        }
+        #expect(paths == paths?.sorted())
+    }
+
     @Test func cursorsHoldTheIdAndTheSortValueAndSortsFollowReferences() async throws {
         let answers = try await Self.run([
             "sorted": "{ adventurePaginated(first: 2, sort: \"title ASC\") { edges { cursor node { _id title } } } }",
