@@ -206,7 +206,16 @@ public struct ResourceBackend: ContentBackend {
         var hint = ""
         switch response.status {
         case 401: hint = "; check the backend's auth settings"
-        case 403: hint = "; the credentials lack the scope or role this resource needs"
+        case 403:
+            // MobileFirst names the scope a resource needs in its challenge: Bearer error="insufficient_scope",
+            // scope="…".
+            if let challenge = response.headers["WWW-Authenticate"], challenge.contains("insufficient_scope"),
+                let scope = challenge.split(separator: "scope=\"").dropFirst().first?.split(separator: "\"").first
+            {
+                hint = "; the token lacks scope \"\(scope)\", which this resource needs: set the backend's auth scope"
+            } else {
+                hint = "; the credentials lack the scope or role this resource needs"
+            }
         case 404: hint = "; check the adapter name and path"
         default: break
         }

@@ -79,6 +79,12 @@ struct DataConnectEngine: Sendable {
             .init(code: 403, status: "PERMISSION_DENIED", message: message)
         }
 
+        /// The production shape, `{"error": {code, message, status}}` (the corpus's facts of the service).
+        ///
+        /// Sources disagree here: Firebase's own emulator answers grpc-gateway's flat `{"code": 13, "message": …,
+        /// "details": […]}` with a numeric gRPC code (a browser's log in firebase-tools issue #9508), and
+        /// firebase-admin-node reads both (`src/data-connect/error.ts`, `EMULATOR_GRPC_STATUS_CODE_TO_STRING`). The
+        /// production shape is kept, so that what a client does with an error here is what it does in production.
         var body: JSONValue {
             .object([
                 "error": .object([

@@ -64,9 +64,9 @@ struct RequestCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A JavaScript adapter's ordered parameters, as a JSON array: the params query parameter on GET, a form "
-                + "field otherwise.",
-            valueName: "json-array"))
+            "A JavaScript adapter's ordered parameters, as a JSON array (or ['a', 2], as MobileFirst's tutorials "
+                + "write them): the params query parameter on GET, a form field otherwise.",
+            valueName: "array"))
     var params: String?
 
     @Option(
@@ -130,10 +130,10 @@ struct RequestCommand: AsyncParsableCommand {
         }
         var parameters: JSONValue?
         if let params {
-            guard let value = try? JSONParser().parse(params), value.arrayValue != nil else {
-                throw ValidationError("--params takes a JSON array, such as '[\"v1\", 2]'")
+            guard let array = JavaScriptArrayLiteral.parse(params) else {
+                throw ValidationError("--params takes an array, such as '[\"v1\", 2]' or \"['v1', 2]\"")
             }
-            parameters = value
+            parameters = .array(array)
         }
         return ResourceRequest(
             method: method, target: target,

@@ -13,10 +13,13 @@ internal import NIOCore
 ///   `grant_type=client_credentials&scope=…`); `DELETE` revokes every token issued so far.
 /// - `/mfp/api/adapters/JavaAdapter/users[/{id}]`: users CRUD (form or JSON bodies);
 ///   `/mfp/api/adapters/JavaAdapter/echo/{value}`: the method, path, query, headers, form and JSON back.
-/// - `/mfp/api/adapters/JSAdapter/{procedure}`: JavaScript-style procedures taking `params` (a JSON array,
-///   in the query on GET, in the form on POST): `greet`, `add`, `getUsers`.
+/// - `/mfp/api/adapters/JSAdapter/{procedure}`: JavaScript-style procedures taking `params` (a JSON array, or
+///   the single-quoted literal MobileFirst's tutorials send; in the query on GET, in the form or the query on
+///   POST): `greet`, `add`, `getUsers`.
 /// - `/mfp/api/adapters/Binary/bytes?size=N` and `POST …/Binary/echo`: bytes, byte for byte.
-/// - `/mfp/api/adapters/SecureAdapter/balance`: needs a bearer token from the token endpoint.
+/// - `/mfp/api/adapters/SecureAdapter/balance`: needs a bearer token from the token endpoint with scope `accounts`,
+///   as `@OAuthSecurity(scope = "accounts")` would; the other adapters are open, as `@OAuthSecurity(enabled = false)`
+///   makes a resource.
 /// - `/mfp/api/adapters/Slow/wait?ms=N` and `/mfp/api/adapters/Redirect/to?url=U`: for timeouts and redirects.
 public struct ResourceEmulator: Sendable {
     private struct State {
@@ -123,14 +126,13 @@ public struct ResourceEmulator: Sendable {
             clientID = String(decoded[..<colon])
             secret = String(decoded[decoded.index(after: colon)...])
         }
-        guard
-            let client = workspace.oauth?.clients.first(where: { $0.clientId == clientID && $0.clientSecret == secret })
-        else {
+        let clients = (workspace.oauth?.clients ?? []) + [Self.developmentClient]
+        guard let client = clients.first(where: { $0.clientId == clientID && $0.clientSecret == secret }) else {
             return Self.json(.unauthorized, ["error": .string("invalid_client")])
         }
         let asked = form["scope"]?.split(separator: " ").map(String.init) ?? []
         let allowed = client.scopes ?? []
-        if let missing = asked.first(where: { !allowed.contains($0) }) {
+        if let missing = asked.first(where: { element in allowed.contains { Self.allows($0, element) } == false }) {
             return Self.json(.badRequest, ["error": .string("invalid_scope"), "scope": .string(missing)])
         }
         let lifetime = workspace.oauth?.tokenLifetime?.duration.components.seconds ?? 3600
@@ -138,21 +140,63 @@ public struct ResourceEmulator: Sendable {
         state.withLockedValue {
             $0.tokens[value] = (client.clientId, asked, Date().addingTimeInterval(TimeInterval(lifetime)))
         }
-        return Self.json(
+        var response = Self.json(
             .ok,
             [
                 "access_token": .string(value), "token_type": .string("Bearer"),
                 "expires_in": .number(JSONNumber(Int(lifetime))), "scope": .string(asked.joined(separator: " ")),
             ])
+        // A token response is not to be kept by a cache (RFC 6749, 5.1; MobileFirst's own answer carries both).
+        response.headers[.cacheControl] = "no-store"
+        if let pragma = HTTPField.Name("Pragma") { response.headers[pragma] = "no-cache" }
+        return response
     }
 
+    /// Whether an allowed scope element of a client admits an asked one: equal, or a pattern with `*` ("`send*`
+    /// … 'sendMessage'"; a lone `*` admits any), as MobileFirst's confidential clients take them.
+    static func allows(_ pattern: String, _ element: String) -> Bool {
+        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false)
+        guard let first = pieces.first, let last = pieces.last, pieces.count > 1 else { return pattern == element }
+        guard element.hasPrefix(first) else { return false }
+        var rest = Substring(element).dropFirst(first.count)
+        // The pieces between stars, each at its first place after the one before; the last must end the element.
+        for piece in pieces.dropFirst().dropLast() {
+            guard let found = rest.range(of: piece) else { return false }
+            rest = rest[found.upperBound...]
+        }
+        return rest.hasSuffix(last)
+    }
+
+    /// The confidential client a MobileFirst development server has without configuration.
+    ///
+    /// `test`, secret `test`, any scope (Developer Center, "Confidential clients": "available only in development
+    /// mode"). This server is one.
+    static let developmentClient = ResourceWorkspace.OAuth.Client(clientId: "test", clientSecret: "test", scopes: ["*"])
+
+    /// The scope SecureAdapter's resources are protected by.
+    static let secureScope = "accounts"
+
+    /// The balance, for a token with the resource's scope.
+    ///
+    /// The challenges are MobileFirst's (Developer Center, "Confidential clients", possible responses): no token is
+    /// 401 `WWW-Authenticate: Bearer`; an expired or unknown one 401 `Bearer error="invalid_token"`; one without the
+    /// scope 403 `Bearer error="insufficient_scope", scope="…"`.
     private func balance(_ request: Request) -> Response {
         let header = request.headers[.authorization] ?? ""
-        let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
-        let grant = state.withLockedValue { $0.tokens[token] }
+        guard header.hasPrefix("Bearer "), !header.dropFirst(7).isEmpty else {
+            var response = Self.json(.unauthorized, ["error": .string("no access token: send Authorization: Bearer")])
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        let grant = state.withLockedValue { $0.tokens[String(header.dropFirst(7))] }
         guard let grant, grant.expires > Date() else {
             var response = Self.json(.unauthorized, ["error": .string("invalid_token")])
             response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
+            return response
+        }
+        guard grant.scopes.contains(Self.secureScope) else {
+            var response = Self.json(.forbidden, ["error": .string("insufficient_scope")])
+            response.headers[.wwwAuthenticate] = "Bearer error=\"insufficient_scope\", scope=\"\(Self.secureScope)\""
             return response
         }
         return Self.json(.ok, ["client": .string(grant.client), "balance": .number(JSONNumber(text: "1024.5"))])
@@ -227,14 +271,18 @@ public struct ResourceEmulator: Sendable {
 
     private func procedure(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let name = context.parameters.get("procedure") ?? ""
-        let raw =
-            request.method == .get ? request.uri.queryParameters.get("params") : try await Self.form(request)["params"]
+        // On POST the form's params, else the query's, as IBM's own samples send them on a POST.
+        let query: String? = request.uri.queryParameters.get("params").map { String($0) }
+        let raw = request.method == .get ? query : try await Self.form(request)["params"] ?? query
         let params: [JSONValue]
         if let raw {
-            guard let parsed = try? JSONParser().parse(raw), let array = parsed.arrayValue else {
+            guard let array = JavaScriptArrayLiteral.parse(raw) else {
                 return Self.json(
                     .badRequest,
-                    ["isSuccessful": .bool(false), "errors": .array([.string("params must be a JSON array")])])
+                    [
+                        "isSuccessful": .bool(false),
+                        "errors": .array([.string("params must be an array: [\"a\", 2] or ['a', 2]")]),
+                    ])
             }
             params = array
         } else {

@@ -271,7 +271,67 @@ struct ResourceEndToEndTests {
                 mixed.stderr.contains("--params goes in a form body on POST; drop --json/--data"), "\(mixed.stderr)")
             let notArray = try run(["/adapters/JSAdapter/add", "--params", #"{"a":1}"#])
             #expect(notArray.status == 2)
-            #expect(notArray.stderr.contains("--params takes a JSON array"), "\(notArray.stderr)")
+            #expect(notArray.stderr.contains("--params takes an array"), "\(notArray.stderr)")
+            // MobileFirst's tutorials write params as a JavaScript literal with single quotes.
+            let quoted = try run(["/adapters/JSAdapter/greet", "--params", "['Ada']"])
+            #expect(quoted.stdout == #"{"isSuccessful":true,"greeting":"Hello, Ada!"}"# + "\n", "\(quoted.stderr)")
+        }
+    }
+
+    /// MobileFirst's side of a resource request, as IBM documents it (Developer Center, "Confidential clients" and
+    /// "Resource request"): the challenges of a protected resource, the token response, the development server's
+    /// `test` client, allowed scopes with `*`, and `params` in the single-quoted form or in a POST's query.
+    @Test func theServerChallengesAndGrantsAsMobileFirstDoes() throws {
+        let workspace = try Scratch()
+        defer { workspace.remove() }
+        let folder = workspace.url.appendingPathComponent("resource")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(
+            """
+            oauth:
+              clients:
+                - { clientId: patterned, clientSecret: s3cret, scopes: ["acc*"] }
+            """.utf8
+        ).write(to: folder.appendingPathComponent("resource.yaml"))
+        try ContentProcess.withServices(workspace: workspace.url, expecting: ["resource"]) { services in
+            let api = try #require(services["resource"]) + "/mfp/api"
+            func curl(_ arguments: String) throws -> String {
+                try ContentProcess.run(shell: "curl -sS -D - \(arguments)", in: ContentProcess.repository).stdout
+            }
+            func token(_ client: String, scope: String) throws -> String? {
+                let answer = try curl(
+                    "-u \(client) -d grant_type=client_credentials -d 'scope=\(scope)' '\(api)/az/v1/token'")
+                let body = answer.components(separatedBy: "\r\n\r\n").last ?? ""
+                let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                return object?["access_token"] as? String
+            }
+            let issued = try curl(
+                "-u test:test -d grant_type=client_credentials -d scope=accounts '\(api)/az/v1/token'")
+            #expect(issued.hasPrefix("HTTP/1.1 200"), "\(issued)")
+            #expect(issued.lowercased().contains("cache-control: no-store\r\n"), "\(issued)")
+            #expect(issued.lowercased().contains("pragma: no-cache\r\n"), "\(issued)")
+
+            let none = try curl("'\(api)/adapters/SecureAdapter/balance'")
+            #expect(none.hasPrefix("HTTP/1.1 401"), "\(none)")
+            #expect(none.contains("WWW-Authenticate: Bearer\r\n") || none.contains("www-authenticate: Bearer\r\n"))
+            let unknown = try curl("-H 'Authorization: Bearer nope' '\(api)/adapters/SecureAdapter/balance'")
+            #expect(unknown.hasPrefix("HTTP/1.1 401") && unknown.contains(#"Bearer error="invalid_token""#))
+            let granted = try #require(try token("test:test", scope: "accounts"))
+            let balance = try curl("-H 'Authorization: Bearer \(granted)' '\(api)/adapters/SecureAdapter/balance'")
+            #expect(balance.hasPrefix("HTTP/1.1 200"), "\(balance)")
+            let unscoped = try #require(try token("test:test", scope: ""))
+            let refused = try curl("-H 'Authorization: Bearer \(unscoped)' '\(api)/adapters/SecureAdapter/balance'")
+            #expect(refused.hasPrefix("HTTP/1.1 403"), "\(refused)")
+            #expect(refused.contains(#"Bearer error="insufficient_scope", scope="accounts""#), "\(refused)")
+
+            // "acc*" admits accounts and accrued, not payments.
+            #expect(try token("patterned:s3cret", scope: "accounts accrued") != nil)
+            #expect(try token("patterned:s3cret", scope: "payments") == nil)
+
+            let posted = try curl("-X POST '\(api)/adapters/JSAdapter/add?params=%5B1%2C2%5D'")
+            #expect(posted.hasSuffix(#"{"isSuccessful":true,"sum":3}"#), "\(posted)")
+            let quoted = try curl("-G --data-urlencode \"params=['Ada']\" '\(api)/adapters/JSAdapter/greet'")
+            #expect(quoted.hasSuffix(#"{"isSuccessful":true,"greeting":"Hello, Ada!"}"#), "\(quoted)")
         }
     }
 
@@ -553,6 +613,17 @@ struct ResourceEndToEndTests {
             #expect(
                 scoped.stderr.contains(#"answered HTTP 400: {"error":"invalid_scope","scope":"payments"}"#),
                 "\(scoped.stderr)")
+
+            // A token without the resource's scope: the server's challenge names it, and so does the error.
+            try Self.configure(
+                scratch, base: base, auth: Self.oauth.replacingOccurrences(of: ", scope: accounts", with: ""))
+            let unscoped = try Self.request(
+                ["/adapters/SecureAdapter/balance"], in: scratch,
+                environment: Self.environment(scratch, cache: "unscoped-cache"))
+            #expect(unscoped.status == 5)
+            #expect(
+                unscoped.stderr.contains(#"HTTP 403"#) && unscoped.stderr.contains(#"lacks scope "accounts""#),
+                "\(unscoped.stderr)")
         }
     }
 
@@ -641,7 +712,7 @@ struct ResourceEndToEndTests {
                 (
                     ["/adapters/SecureAdapter/balance"],
                     "HTTP 401 from \(api)/adapters/SecureAdapter/balance: "
-                        + #"{"error":"invalid_token"}; check the backend's auth settings"#
+                        + #"{"error":"no access token: send Authorization: Bearer"}; check the backend's auth settings"#
                 ),
                 (
                     ["/adapters/JSAdapter/nope"],
