@@ -398,14 +398,17 @@ struct DataConnectEngine: Sendable {
                 "unauthorized: you are not authorized to perform this operation (\(reason); only admin access "
                     + "runs it: give it @auth(level: PUBLIC) or another level to open it)")
         case .level(let level):
+            // "unauthenticated" leads, as in the service's messages (firebase-android-sdk's AuthIntegrationTest, run
+            // against Firebase's emulator, looks for the word in a refused subscription's message).
             guard auth.hasToken else {
                 return .unauthenticated(
-                    "\(name) is @auth(level: \(level.rawValue)): send a Firebase ID token in X-Firebase-Auth-Token")
+                    "unauthenticated: \(name) is @auth(level: \(level.rawValue)): send a Firebase ID token in "
+                        + "X-Firebase-Auth-Token")
             }
             return auth.satisfies(level)
                 ? nil
                 : .unauthenticated(
-                    "the caller does not meet @auth(level: \(level.rawValue)) of \(name): "
+                    "unauthenticated: the caller does not meet @auth(level: \(level.rawValue)) of \(name): "
                         + Self.missing(for: level))
         case .expression(let text):
             let values = ServerValues(auth: auth, now: DataConnectScalars.now(), variables: variables)
@@ -413,7 +416,8 @@ struct DataConnectEngine: Sendable {
             if result == .bool(true) { return nil }
             return auth.hasToken
                 ? .denied("@auth(expr: \(text)) of \(name) is not true for this caller")
-                : .unauthenticated("@auth(expr: \(text)) of \(name) needs a caller: send X-Firebase-Auth-Token")
+                : .unauthenticated(
+                    "unauthenticated: @auth(expr: \(text)) of \(name) needs a caller: send X-Firebase-Auth-Token")
         }
     }
 

@@ -34,6 +34,9 @@ struct DataConnectGRPCStreamService: Google_Firebase_Dataconnect_V1_ConnectorStr
     ) async throws -> StreamingServerResponse<Google_Firebase_Dataconnect_V1_StreamResponse> {
         // gRPC clients send the caller as the stream's metadata; a request's headers may replace it.
         let token = DataConnectGRPCService.text(request.metadata, "x-firebase-auth-token")
+        if let refusal = StreamSession.refusal(ofConnectionToken: token) {
+            throw RPCError(code: .unauthenticated, message: refusal)
+        }
         return StreamingServerResponse { writer in
             try await StreamSession.run(
                 engine: engine, stopping: stopping, token: token, requests: request.messages,
@@ -121,6 +124,24 @@ actor StreamSession {
             throw error
         }
         await session.end()
+    }
+
+    /// Why a stream is refused for the token it was opened with, or `nil`.
+    ///
+    /// A token that is malformed or expired ends the call with `UNAUTHENTICATED`: the Android SDK refreshes its token
+    /// and reconnects only on that status of the call itself (firebase-android-sdk `DataConnectGrpcRPCs.kt`,
+    /// `isUnauthenticatedFailure` then `forceRefresh`; its changelog: tokens "rejected by the server upon
+    /// connection"). A request's error in the stream would leave it holding the stale token.
+    ///
+    /// - Parameter token: The `x-firebase-auth-token` metadata, or `nil`.
+    /// - Returns: The message of the call's `UNAUTHENTICATED` status, or `nil` to serve it.
+    static func refusal(ofConnectionToken token: String?) -> String? {
+        do {
+            _ = try AuthContext(header: token)
+            return nil
+        } catch {
+            return "unauthenticated: \(error)"
+        }
     }
 
     func end() {
@@ -232,8 +253,13 @@ actor StreamSession {
             return
         }
         guard let prepared = engine.operations[connector]?[request.operationName] else {
-            // The engine names what exists.
-            await execute(request, id: id)
+            // The engine names what exists; a subscription that cannot start is cancelled.
+            let outcome = await engine.execute(
+                connector: connector, operationName: request.operationName, kind: .query, variables: variables,
+                auth: auth)
+            if case .failure(let failure) = outcome {
+                await refuse(id: id, code: DataConnectGRPCService.code(failure.status), failure.message, cancel: true)
+            }
             return
         }
         guard prepared.operation.kind == .query else {

@@ -117,4 +117,58 @@ struct StreamSessionTests {
             #expect(ratings == [8.4, 1.5] || ratings == [1.5], "the subscriber was sent \(ratings)")
         }
     }
+
+    /// A subscription that cannot start is `cancelled` with the reason, an unknown operation included; a refused
+    /// caller's message says "unauthenticated"; a stream opened with an expired token is refused as a whole.
+    @Test func aSubscriptionThatCannotStartIsCancelledWithItsReason() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await EmulatorTesting.run(DataConnectEmulator.self, workspace: folder, options: .init(), mode: .inProcess) {
+            emulator, _ in
+            let responses = Responses()
+            let (requests, input) = AsyncStream<Google_Firebase_Dataconnect_V1_StreamRequest>.makeStream()
+            let stream = Task {
+                try await StreamSession.run(
+                    engine: emulator.engine, stopping: StopSignal(), token: nil, requests: requests,
+                    send: { await responses.add($0) })
+            }
+            defer {
+                input.finish()
+                stream.cancel()
+            }
+            for (id, operation) in [("unknown", "nope"), ("mine", "listMyReviews")] {
+                var request = Google_Firebase_Dataconnect_V1_StreamRequest()
+                request.name = "projects/p/locations/us-central1/services/content-sample/connectors/movies"
+                request.requestID = id
+                var subscribe = Google_Firebase_Dataconnect_V1_ExecuteRequest()
+                subscribe.operationName = operation
+                request.subscribe = subscribe
+                input.yield(request)
+            }
+            for _ in 0..<500 where await responses.all.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            let all = await responses.all
+            let unknown = try #require(all.first { $0.requestID == "unknown" })
+            #expect(unknown.cancelled)
+            #expect(unknown.errors.first?.extensions.code == .notFound)
+            #expect(unknown.errors.first?.message.contains("operation nope not found") == true)
+            let mine = try #require(all.first { $0.requestID == "mine" })
+            #expect(mine.cancelled)
+            #expect(mine.errors.first?.extensions.code == .unauthenticated)
+            #expect(mine.errors.first?.message.lowercased().contains("unauthenticated") == true)
+        }
+        let expired = DataConnectHarness.token([
+            "sub": .string("u"), "exp": .number(JSONNumber(Int(Date().timeIntervalSince1970) - 60)),
+        ])
+        #expect(StreamSession.refusal(ofConnectionToken: expired)?.hasPrefix("unauthenticated: ") == true)
+        #expect(StreamSession.refusal(ofConnectionToken: expired)?.contains("has expired") == true)
+        #expect(StreamSession.refusal(ofConnectionToken: "not a token")?.hasPrefix("unauthenticated: ") == true)
+        #expect(StreamSession.refusal(ofConnectionToken: DataConnectHarness.userToken("u")) == nil)
+        #expect(StreamSession.refusal(ofConnectionToken: nil) == nil)
+    }
+
+    /// Every response a session sent.
+    actor Responses {
+        private(set) var all: [Google_Firebase_Dataconnect_V1_StreamResponse] = []
+        func add(_ response: Google_Firebase_Dataconnect_V1_StreamResponse) { all.append(response) }
+    }
 }

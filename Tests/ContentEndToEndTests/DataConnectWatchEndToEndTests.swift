@@ -153,7 +153,8 @@ struct DataConnectWatchEndToEndTests {
             #expect(anonymous.status == 6, "\(anonymous.stderr)")
             #expect(
                 anonymous.stderr.contains(
-                    "the server ended the subscription to listMyReviews: listMyReviews is @auth(level: USER)"),
+                    "the server ended the subscription to listMyReviews: unauthenticated: listMyReviews is @auth(level: USER)"
+                ),
                 "\(anonymous.stderr)")
         }
     }
