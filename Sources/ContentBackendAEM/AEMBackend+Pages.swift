@@ -97,6 +97,7 @@ extension AEMBackend {
                 var variables = variables
                 var fetched = 0
                 var pages = 1
+                var previous: [JSONValue]?
                 paging: while true {
                     // The cursor sent comes back as the page's end with more to come: the query does not take $after
                     // and would answer this page forever. Nothing of it is written twice.
@@ -107,6 +108,12 @@ extension AEMBackend {
                         throw Self.unpageable(request.operation)
                     }
                     let items = current.items ?? []
+                    // The same items again at the next offset: the query does not take $offset (AEM ignores a
+                    // variable a query does not declare) and would answer this page forever.
+                    if case .offset = kind, !items.isEmpty, items == previous {
+                        throw Self.unpageable(request.operation)
+                    }
+                    previous = items
                     for item in items { continuation.yield(item) }
                     fetched += items.count
                     if showProgress {

@@ -260,13 +260,15 @@ public struct DataConnectEmulator: Sendable {
 
     private func adminRequest(_ request: Request, context: BasicRequestContext) async -> Response {
         let action = context.parameters.get("service") ?? ""
-        guard action.hasSuffix(":executeGraphql") || action.hasSuffix(":executeGraphqlRead") else {
-            return Self.failure(.notFound("unknown method in \(action); use :executeGraphql"))
+        // The service, then exactly one method after the first colon: `S:x:executeGraphqlRead` is no method.
+        let method = String(action.drop { $0 != ":" })
+        guard method == ":executeGraphql" || method == ":executeGraphqlRead" else {
+            return Self.failure(
+                .notFound("unknown method in \(action); use :executeGraphql or :executeGraphqlRead"))
         }
         if let mismatch = checkService(context, service: String(action.prefix { $0 != ":" })) {
             return Self.failure(mismatch)
         }
-        let method = String(action.drop { $0 != ":" })
         if let refusal = adminRefusal(request, method: method) { return Self.failure(refusal) }
         let body: JSONObject
         switch await Self.readBody(request) {

@@ -160,7 +160,7 @@ public struct ResourceEmulator: Sendable {
         guard element.hasPrefix(first) else { return false }
         var rest = Substring(element).dropFirst(first.count)
         // The pieces between stars, each at its first place after the one before; the last must end the element.
-        for piece in pieces.dropFirst().dropLast() {
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
             guard let found = rest.range(of: piece) else { return false }
             rest = rest[found.upperBound...]
         }

@@ -158,6 +158,13 @@ struct AEMBackendTests {
         }
         #expect(error?.description.contains("answers to neither") == true, "\(String(describing: error))")
         #expect(transport.requests.count <= 3, "\(transport.requests.map(\.url))")
+        // As many items as a page holds, again at every offset: refused at the second page, which is not written.
+        let (exact, _) = self.backend(Self.fullList(5))
+        let walked = try await exact.executeAllPages(
+            ContentRequest(operation: "wknd-shared/adventures-all"), pageSize: 5)
+        let (repeated, ended) = await Self.drain(walked)
+        #expect(repeated.count == 5, "\(repeated)")
+        #expect((ended as? AEMError)?.description.contains("answers to neither") == true)
         // A page that holds them all is the whole answer.
         let whole = try await backend.executeAllPages(
             ContentRequest(operation: "wknd-shared/adventures-all"), pageSize: 50)

@@ -296,6 +296,9 @@ struct DataConnectEmulatorTests {
             let write = #"mutation { movie_update(id: "\#(Self.orbitOfGlass)", data: { rating: 9.5 }) }"#
             let readOnly = try await admin(":executeGraphqlRead", ["query": .string(write)])
             #expect(readOnly.status == 403, "\(readOnly.text)")
+            // Exactly one method after the service: a stray segment is no method at all.
+            let stray = try await admin(":x:executeGraphqlRead", ["query": .string(write)])
+            #expect(stray.status == 404, "\(stray.text)")
             #expect(readOnly.json?["error"]?["status"] == .string("PERMISSION_DENIED"))
             let rating = try await admin(
                 ":executeGraphqlRead",
