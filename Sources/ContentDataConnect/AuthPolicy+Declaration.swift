@@ -5,6 +5,15 @@ extension AuthPolicy {
     package struct UnknownLevel: Error, Sendable {
         /// The level as written.
         package var level: String
+
+        /// What is wrong, naming the operation.
+        ///
+        /// - Parameter name: The operation's name.
+        /// - Returns: The message.
+        package func message(on name: String) -> String {
+            "@auth(level: \(level)) on \(name) is not one of "
+                + Level.allCases.map(\.rawValue).joined(separator: ", ")
+        }
     }
 
     /// The `@auth` an operation declares: `nil` when it has none (which the service treats as `NO_ACCESS`).

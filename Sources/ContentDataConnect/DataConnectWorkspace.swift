@@ -310,9 +310,7 @@ extension ConnectorOperation {
                 auth = try AuthPolicy.declared(on: definition)
             } catch {
                 throw DataConnectWorkspaceError(
-                    file: path, line: position.line, column: position.column,
-                    "@auth(level: \(error.level)) on \(name) is not one of "
-                        + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", "))
+                    file: path, line: position.line, column: position.column, error.message(on: name))
             }
             let variables = definition.variableDefinitions.map { declaration in
                 Variable(

@@ -323,8 +323,7 @@ struct DataConnectEngine: Sendable {
         case .failure(let refusal):
             return .failure(.invalid(refusal.summary))
         }
-        let selected = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
-            .first { operationName == nil || $0.name?.value == operationName }
+        let selected = Self.operation(in: document, named: operationName)
         if readOnly, selected?.operation == .mutation {
             return .failure(
                 .denied(
@@ -337,10 +336,7 @@ struct DataConnectEngine: Sendable {
             do {
                 declared = try AuthPolicy.declared(on: selected)
             } catch {
-                let message =
-                    "@auth(level: \(error.level)) on \(name) is not one of "
-                    + AuthPolicy.Level.allCases.map(\.rawValue).joined(separator: ", ")
-                return .response(.object(["errors": .array([.object(["message": .string(message)])])]))
+                return .response(.object(["errors": .array([.object(["message": .string(error.message(on: name))])])]))
             }
             if let denied = authorize(
                 declared ?? .level(.noAccess), of: name, declared: declared != nil, auth: caller, variables: variables)
@@ -365,6 +361,17 @@ struct DataConnectEngine: Sendable {
             )
         }
         return outcome
+    }
+
+    /// The operation a request runs: the one named, or the first when it names none.
+    ///
+    /// - Parameters:
+    ///   - document: The request's document.
+    ///   - operationName: The request's `operationName`.
+    /// - Returns: The operation, or `nil` when the document has no such one.
+    static func operation(in document: Document, named operationName: String?) -> OperationDefinition? {
+        document.definitions.lazy.compactMap { $0 as? OperationDefinition }
+            .first { operationName == nil || $0.name?.value == operationName }
     }
 
     /// Why a caller may not run an operation, or `nil` when it may.
@@ -442,8 +449,7 @@ struct DataConnectEngine: Sendable {
         document: Document, operationName: String?, variables: JSONObject, auth: AuthContext, isAdmin: Bool,
         timed: Bool = true
     ) async -> Outcome {
-        let operation = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
-            .first { operationName == nil || $0.name?.value == operationName }
+        let operation = Self.operation(in: document, named: operationName)
         let isMutation = operation?.operation == .mutation
         let isTransaction = operation?.directives.contains { $0.name.value == "transaction" } ?? false
         let checks = operation.map { OperationChecks(operation: $0, document: document) }
@@ -599,8 +605,7 @@ struct DataConnectEngine: Sendable {
 
         /// Whether the operation selects exactly one root field, outside any fragment or directive.
         static func hasOneRootField(_ document: Document, _ operationName: String?) -> Bool {
-            let operation = document.definitions.lazy.compactMap { $0 as? OperationDefinition }
-                .first { operationName == nil || $0.name?.value == operationName }
+            let operation = DataConnectEngine.operation(in: document, named: operationName)
             guard let selections = operation?.selectionSet.selections, selections.count == 1,
                 let field = selections.first as? Field
             else { return false }

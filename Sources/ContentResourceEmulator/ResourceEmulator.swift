@@ -173,6 +173,13 @@ public struct ResourceEmulator: Sendable {
     /// mode"). This server is one.
     static let developmentClient = ResourceWorkspace.OAuth.Client(clientId: "test", clientSecret: "test", scopes: ["*"])
 
+    /// A refusal with its `WWW-Authenticate` challenge and `{"error": …}` body.
+    private static func challenge(_ status: HTTPResponse.Status, _ challenge: String, error: String) -> Response {
+        var response = json(status, ["error": .string(error)])
+        response.headers[.wwwAuthenticate] = challenge
+        return response
+    }
+
     /// The scope SecureAdapter's resources are protected by.
     static let secureScope = "accounts"
 
@@ -184,20 +191,16 @@ public struct ResourceEmulator: Sendable {
     private func balance(_ request: Request) -> Response {
         let header = request.headers[.authorization] ?? ""
         guard header.hasPrefix("Bearer "), !header.dropFirst(7).isEmpty else {
-            var response = Self.json(.unauthorized, ["error": .string("no access token: send Authorization: Bearer")])
-            response.headers[.wwwAuthenticate] = "Bearer"
-            return response
+            return Self.challenge(.unauthorized, "Bearer", error: "no access token: send Authorization: Bearer")
         }
         let grant = state.withLockedValue { $0.tokens[String(header.dropFirst(7))] }
         guard let grant, grant.expires > Date() else {
-            var response = Self.json(.unauthorized, ["error": .string("invalid_token")])
-            response.headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\""
-            return response
+            return Self.challenge(.unauthorized, "Bearer error=\"invalid_token\"", error: "invalid_token")
         }
         guard grant.scopes.contains(Self.secureScope) else {
-            var response = Self.json(.forbidden, ["error": .string("insufficient_scope")])
-            response.headers[.wwwAuthenticate] = "Bearer error=\"insufficient_scope\", scope=\"\(Self.secureScope)\""
-            return response
+            return Self.challenge(
+                .forbidden, "Bearer error=\"insufficient_scope\", scope=\"\(Self.secureScope)\"",
+                error: "insufficient_scope")
         }
         return Self.json(.ok, ["client": .string(grant.client), "balance": .number(JSONNumber(text: "1024.5"))])
     }
