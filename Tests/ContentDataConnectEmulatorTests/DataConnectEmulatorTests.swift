@@ -269,6 +269,18 @@ struct DataConnectEmulatorTests {
             let mixed = try await admin("/connectors/movies:impersonateQuery", both)
             #expect(mixed.status == 400, "\(mixed.text)")
             #expect(mixed.text.contains("not both"), "\(mixed.text)")
+            // Malformed impersonation: each named.
+            let malformed: [(JSONValue, String)] = [
+                (.string("x"), "extensions must be a JSON object"),
+                (.object(["impersonate": .object([:])]), "needs authClaims"),
+                (.object(["impersonate": .object(["authClaims": .string("u")])]), "authClaims must be a JSON object"),
+            ]
+            for (extensions, message) in malformed {
+                var body = mine
+                body["extensions"] = extensions
+                let answer = try await admin("/connectors/movies:impersonateQuery", body)
+                #expect(answer.status == 400 && answer.text.contains(message), "\(answer.text)")
+            }
             let outsider = try await admin("/connectors/movies:impersonateQuery", asAna, token: nil)
             #expect(outsider.status == 401, "\(outsider.text)")
             #expect(outsider.text.contains("admin API"), "\(outsider.text)")
