@@ -188,7 +188,8 @@ final class DataConnectGRPCCompanion: EmulatorCompanion {
         self.server.withLockedValue { $0 = server }
         if stopping.isStopped { server.beginGracefulShutdown() }
         try await withThrowingTaskGroup(of: Void.self) { [listener] group in
-            group.addTask {
+            // The calls run on their connections' event loops where they can (compare-grpc.sh).
+            group.addTask(executorPreference: EventLoopAffineExecutor.shared) {
                 // A server that ends before it listens (stopped first, or failing) leaves no one waiting.
                 defer { listener.boundContinuation.finish() }
                 try await server.serve()
