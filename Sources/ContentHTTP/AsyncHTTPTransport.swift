@@ -4,6 +4,7 @@ internal import Foundation
 public import Logging
 internal import NIOCore
 internal import NIOHTTP1
+internal import NIOHTTPCompression
 internal import NIOPosix
 
 /// The production ``HTTPTransport``, on AsyncHTTPClient.
@@ -51,6 +52,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         )
         // A command-line run should fail fast on a refused connection; ``RetryPolicy`` decides about retries.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // gzip and deflate answers are decoded, as the platform clients the backends' SDKs use do (a MobileFirst
+        // server gzips answers over 20 KB); the cap holds for the decoded bytes.
+        configuration.decompression = .enabled(limit: .size(settings.maxResponseBytes))
         if let proxy {
             let authorization = proxy.user.map {
                 HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
@@ -181,6 +185,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
         if request.headers["User-Agent"] == nil { outgoing.headers.add(name: "User-Agent", value: settings.userAgent) }
+        if request.headers["Accept-Encoding"] == nil {
+            outgoing.headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
+        }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         logRequest(request, shownURL: shownURL)
 
@@ -218,6 +225,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
+    /// What the transport asks for when the request does not say: the codings it decodes.
+    public static let acceptEncoding = "gzip, deflate"
+
     private func client(scheme: String, host: String, port: Int) -> HTTPClient {
         guard settings.proxy.server(scheme: scheme, host: host, port: port) != nil else { return direct }
         return (scheme == "https" ? viaHTTPSProxy : viaHTTPProxy) ?? direct
@@ -244,6 +254,15 @@ public final class AsyncHTTPTransport: HTTPTransport {
             default:
                 return HTTPTransportError(.other, url: url, detail: redactor.redact(client.description))
             }
+        }
+        if let decoding = error as? NIOHTTPDecompression.DecompressionError {
+            if decoding == .limit {
+                return HTTPTransportError(.responseTooLarge, url: url, detail: "over the cap once decoded")
+            }
+            return HTTPTransportError(.undecodableBody, url: url, detail: "\(decoding)")
+        }
+        if let decoding = error as? NIOHTTPDecompression.ExtraDecompressionError {
+            return HTTPTransportError(.undecodableBody, url: url, detail: "\(decoding)")
         }
         if let connection = error as? NIOConnectionError {
             if connection.connectionErrors.isEmpty, connection.dnsAError != nil || connection.dnsAAAAError != nil {
@@ -282,6 +301,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             lines.append("> \(field.name): \(settings.redactor.redactHeader(name: field.name, value: field.value))")
         }
         if request.headers["User-Agent"] == nil { lines.append("> User-Agent: \(settings.userAgent)") }
+        if request.headers["Accept-Encoding"] == nil { lines.append("> Accept-Encoding: \(Self.acceptEncoding)") }
         if let body = request.body { lines.append("> (\(body.count) bytes of body)") }
         logger.debug("\(lines.joined(separator: "\n"))")
     }

@@ -26,6 +26,8 @@ public struct HTTPTransportError: ContentFailure, Hashable {
         case tooManyRedirects
         /// The body is larger than the configured cap.
         case responseTooLarge
+        /// The body's `Content-Encoding` (gzip, deflate) does not decode.
+        case undecodableBody
         /// The proxy refused or failed.
         case proxy
         /// The task was cancelled.
@@ -89,6 +91,9 @@ public struct HTTPTransportError: ContentFailure, Hashable {
         case .responseTooLarge:
             return
                 "\(url): the response is larger than the cap\(suffix); raise `defaults.maxResponseSize` if it is expected"
+        case .undecodableBody:
+            return "\(url): the response body does not decode as its Content-Encoding says\(suffix); "
+                + "send -H 'Accept-Encoding: identity' to have it unencoded"
         case .proxy:
             return "\(url): the proxy failed\(suffix); check HTTPS_PROXY, HTTP_PROXY and NO_PROXY"
         case .cancelled:

@@ -120,6 +120,9 @@ struct ResourceInvocation: Sendable {
         placeholder variable: (_ secret: String?, _ fallback: String) -> String = { "$" + $1 }
     ) -> String {
         var parts = ["curl", "-sS"]
+        // The transport asks for gzip or deflate and decodes the answer; curl does both with --compressed.
+        if request.headers["Accept-Encoding"] == nil { parts.append("--compressed") }
+        let urlIndex = parts.count
         if request.method != .get { parts += ["-X", request.method.rawValue] }
         for field in request.headers {
             if field.name.lowercased() == "authorization" {
@@ -151,7 +154,7 @@ struct ResourceInvocation: Sendable {
                 parts += ["--data-binary", "@-", "# \(body.count) binary bytes on stdin"]
             }
         }
-        parts.insert(dryRunURL(request.url, redactor: redactor), at: 2)
+        parts.insert(dryRunURL(request.url, redactor: redactor), at: urlIndex)
         return parts.joined(separator: " ")
     }
 

@@ -21,6 +21,8 @@ internal import NIOCore
 ///   as `@OAuthSecurity(scope = "accounts")` would; the other adapters are open, as `@OAuthSecurity(enabled = false)`
 ///   makes a resource.
 /// - `/mfp/api/adapters/Slow/wait?ms=N` and `/mfp/api/adapters/Redirect/to?url=U`: for timeouts and redirects.
+///
+/// An answer over 20 KB is gzipped for a client that accepts gzip (``LargeResponseCompression``).
 public struct ResourceEmulator: Sendable {
     private struct State {
         var users: [Int: JSONObject]
@@ -52,6 +54,7 @@ public struct ResourceEmulator: Sendable {
     /// - Parameter router: The router.
     public func addRoutes(to router: Router<BasicRequestContext>) {
         let api = "/mfp/api"
+        router.add(middleware: LargeResponseCompression())
         router.post("\(api)/az/v1/token") { request, _ in try await self.token(request) }
         router.delete("\(api)/az/v1/token") { _, _ in
             self.state.withLockedValue { $0.tokens = [:] }

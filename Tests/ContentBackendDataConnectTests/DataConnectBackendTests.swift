@@ -523,7 +523,7 @@ struct DataConnectBackendTests {
             backend, operation: operation, connector: connector, variables: ["genre": .string("Director's Cut")])
         #expect(
             curl
-                == "curl -sS -X POST -H 'Content-Type: application/json' "
+                == "curl -sS --compressed -X POST -H 'Content-Type: application/json' "
                 + "-H 'X-Goog-Api-Client: gl-swift/6 fire/content-\(ContentVersion.current)' "
                 + #"-H "X-Firebase-Auth-Token: $FIREBASE_ID_TOKEN" "#
                 + #"-H "X-Firebase-AppCheck: $FIREBASE_APP_CHECK_TOKEN" "#

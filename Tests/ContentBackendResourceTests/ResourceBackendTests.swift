@@ -861,20 +861,20 @@ struct ResourceBackendTests {
             (
                 #"{"url":"https://mfp.example.com/mfp/api","auth":{"type":"basic","username":"ada","#
                     + #""password":"pw-1"}}"#,
-                nil, #"curl -sS 'https://mfp.example.com/mfp/api/adapters/X' -u "ada:$RESOURCE_PASSWORD""#
+                nil, #"curl -sS --compressed 'https://mfp.example.com/mfp/api/adapters/X' -u "ada:$RESOURCE_PASSWORD""#
             ),
             (
                 #"{"url":"https://mfp.example.com/mfp/api","auth":{"type":"bearer","token":"tok-123"}}"#, nil,
-                #"curl -sS 'https://mfp.example.com/mfp/api/adapters/X' -H "Authorization: Bearer $RESOURCE_TOKEN""#
+                #"curl -sS --compressed 'https://mfp.example.com/mfp/api/adapters/X' -H "Authorization: Bearer $RESOURCE_TOKEN""#
             ),
             (
                 Fixture.oauth, "$ACCESS_TOKEN",
-                #"curl -sS 'https://mfp.example.com/mfp/api/adapters/X' -H "Authorization: Bearer $ACCESS_TOKEN""#
+                #"curl -sS --compressed 'https://mfp.example.com/mfp/api/adapters/X' -H "Authorization: Bearer $ACCESS_TOKEN""#
             ),
             (
                 #"{"url":"https://mfp.example.com/mfp/api","headers":{"X-Api-Key":"key-123","X-App":"content"}}"#,
                 nil,
-                #"curl -sS 'https://mfp.example.com/mfp/api/adapters/X' -H "X-Api-Key: $X_API_KEY" "#
+                #"curl -sS --compressed 'https://mfp.example.com/mfp/api/adapters/X' -H "X-Api-Key: $X_API_KEY" "#
                     + "-H 'X-App: content'"
             ),
         ]
@@ -906,13 +906,13 @@ struct ResourceBackendTests {
                 body: .json(.object(["name": .string("O'Hara")]))))
         #expect(
             ResourceInvocation.curl(json, auth: nil)
-                == #"curl -sS 'https://mfp.example.com/mfp/api/adapters/JavaAdapter/users/2' -X PUT "#
+                == #"curl -sS --compressed 'https://mfp.example.com/mfp/api/adapters/JavaAdapter/users/2' -X PUT "#
                 + #"-H 'Content-Type: application/json' --data-binary '{"name":"O'\''Hara"}'"#)
         let binary = try backend.httpRequest(
             ResourceRequest(method: .post, target: "/adapters/Binary/echo", body: .raw([0, 1, 0xFF], contentType: nil)))
         #expect(
             ResourceInvocation.curl(binary, auth: nil)
-                == "curl -sS 'https://mfp.example.com/mfp/api/adapters/Binary/echo' -X POST "
+                == "curl -sS --compressed 'https://mfp.example.com/mfp/api/adapters/Binary/echo' -X POST "
                 + "-H 'Content-Type: application/octet-stream' --data-binary @- # 3 binary bytes on stdin")
     }
 

@@ -200,7 +200,7 @@ struct AEMEndToEndTests {
                 environment: environment
             )
             #expect(dry.status == 0)
-            #expect(dry.stdout.hasPrefix("curl -sS -X PUT"))
+            #expect(dry.stdout.hasPrefix("curl -sS --compressed -X PUT"))
             #expect(dry.stdout.contains("$AEM_PASSWORD"))
             #expect(dry.stdout.contains("--data-binary"))
             let notSent = try ContentProcess.run(

@@ -513,7 +513,8 @@ struct DataConnectEndToEndTests {
             #expect(dry.stdout.split(separator: "\n").count == 1, "\(dry.stdout)")
             #expect(
                 dry.stdout.hasPrefix(
-                    "curl -sS -X POST -H 'Content-Type: application/json' -H 'X-Goog-Api-Client: gl-swift/6 fire/"),
+                    "curl -sS --compressed -X POST -H 'Content-Type: application/json' "
+                        + "-H 'X-Goog-Api-Client: gl-swift/6 fire/"),
                 "\(dry.stdout)")
             #expect(dry.stdout.contains(#" -H "X-Firebase-Auth-Token: $FIREBASE_ID_TOKEN" "#), "\(dry.stdout)")
             // The configuration reads the App Check token from $APP_CHECK: the command names that variable.

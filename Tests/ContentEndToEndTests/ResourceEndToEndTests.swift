@@ -404,6 +404,76 @@ struct ResourceEndToEndTests {
         }
     }
 
+    /// MobileFirst gzips an answer over 20 KB for a client that accepts gzip.
+    ///
+    /// The corpus's facts, from IBM's documentation. curl sends the requests and Python's gzip module decodes what came back, so neither side of
+    /// the check is this project's; then `content request` gets the same answers decoded.
+    @Test func answersOver20KBAreGzippedForAClientThatAcceptsGzip() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try ContentProcess.withServices(expecting: Self.services) { services in
+            let base = try #require(services["resource"])
+            let bytes = "\(base)/mfp/api/adapters/Binary/bytes"
+            /// The response headers, lower-cased, and the body as Python's gzip decodes it (or as it came).
+            func fetch(size: Int, acceptEncoding: String?, method: String = "GET") throws -> (String, String) {
+                let header = acceptEncoding.map { "-H 'Accept-Encoding: \($0)'" } ?? ""
+                let script = """
+                    curl -sS \(method == "HEAD" ? "-I" : "") -D headers.txt -o body.bin \(header) '\(bytes)?size=\(size)' && \
+                    python3 -c 'import gzip, hashlib, sys
+                    data = open("body.bin", "rb").read()
+                    if data[:2] == b"\\x1f\\x8b": data = gzip.decompress(data); print("gzip", end=" ")
+                    expected = bytes(i % 256 for i in range(int(sys.argv[1])))
+                    print(len(data), data == expected)' \(size)
+                    """
+                let run = try ContentProcess.run(shell: script, in: scratch.url)
+                #expect(run.status == 0, "\(run.stderr)")
+                let headers = try String(contentsOf: scratch.url.appendingPathComponent("headers.txt"), encoding: .utf8)
+                return (headers.lowercased(), run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            for accept in ["gzip", "gzip, deflate", "br;q=1.0, gzip;q=0.5", "*", "x-gzip"] {
+                let (headers, body) = try fetch(size: 20_481, acceptEncoding: accept)
+                #expect(headers.contains("content-encoding: gzip\r\n"), "\(accept): \(headers)")
+                #expect(headers.contains("vary: accept-encoding\r\n"), "\(accept): \(headers)")
+                #expect(body == "gzip 20481 True", "\(accept)")
+            }
+            // Not over 20 KB, not accepted, or refused by weight: as it is.
+            for (size, accept) in [
+                (20_480, "gzip"), (30_000, nil), (30_000, "identity"), (30_000, "gzip;q=0"), (30_000, "*;q=0"),
+                (30_000, "gzip;q=0, *"), (30_000, "deflate"),
+            ] as [(Int, String?)] {
+                let (headers, body) = try fetch(size: size, acceptEncoding: accept)
+                #expect(!headers.contains("content-encoding"), "\(size) \(accept ?? "none"): \(headers)")
+                #expect(body == "\(size) True", "\(size) \(accept ?? "none")")
+            }
+            let (head, _) = try fetch(size: 30_000, acceptEncoding: "gzip", method: "HEAD")
+            #expect(!head.contains("content-encoding"), "\(head)")
+
+            // content request asks for gzip and writes the decoded bytes; -v shows both sides.
+            try Self.configure(scratch, base: base)
+            let download = try Self.request(
+                ["/adapters/Binary/bytes", "--query", "size=100000", "-O", "big.bin", "-v"], in: scratch)
+            #expect(download.status == 0, "\(download.stderr)")
+            #expect(download.stderr.contains("> Accept-Encoding: gzip, deflate"), "\(download.stderr)")
+            #expect(download.stderr.lowercased().contains("< content-encoding: gzip"), "\(download.stderr)")
+            let written = try Data(contentsOf: scratch.url.appendingPathComponent("big.bin"))
+            #expect(written == Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) }))
+            // A JSON answer over 20 KB: decoded before the output layer reads it.
+            let long = String(repeating: "a", count: 30_000)
+            let echo = try Self.request(
+                ["POST", "/adapters/JavaAdapter/echo/x", "--form", "text=\(long)", "-o", "json"], in: scratch)
+            #expect(echo.status == 0, "\(echo.stderr)")
+            #expect(Self.strings(try Self.object(echo)["form"])["text"] == long)
+            // The cap holds for the decoded bytes: 100 KB that gzip to a few hundred bytes.
+            let configuration = try String(
+                contentsOf: scratch.url.appendingPathComponent("content.yaml"), encoding: .utf8)
+            try scratch.write("defaults:\n  maxResponseSize: 64KiB\n" + configuration, to: "content.yaml")
+            let capped = try Self.request(
+                ["/adapters/Binary/bytes", "--query", "size=100000", "-O", "x.bin"], in: scratch)
+            #expect(capped.status == 4, "\(capped.stderr)")
+            #expect(capped.stderr.contains("larger than the cap (over the cap once decoded)"), "\(capped.stderr)")
+        }
+    }
+
     @Test func dataFromStdinIsSentAsIsAndATextAnswerIsPrintedAsIs() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -566,7 +636,7 @@ struct ResourceEndToEndTests {
             #expect(dry.status == 0, "\(dry.stderr)")
             #expect(
                 dry.stdout
-                    == "curl -sS '\(base)/mfp/api/adapters/SecureAdapter/balance' "
+                    == "curl -sS --compressed '\(base)/mfp/api/adapters/SecureAdapter/balance' "
                     + #"-H "Authorization: Bearer $ACCESS_TOKEN""# + "\n")
 
             for (name, result) in results {
@@ -771,22 +841,22 @@ struct ResourceEndToEndTests {
         let cases: [([String], String)] = [
             (
                 ["--backend", "basic", "/adapters/JavaAdapter/users"],
-                #"curl -sS '\#(base)/adapters/JavaAdapter/users' -u "ada:$MFP_PASSWORD""#
+                #"curl -sS --compressed '\#(base)/adapters/JavaAdapter/users' -u "ada:$MFP_PASSWORD""#
             ),
             (
                 ["--backend", "bearer", "/adapters/JavaAdapter/users"],
-                #"curl -sS '\#(base)/adapters/JavaAdapter/users' -H "Authorization: Bearer $MFP_TOKEN""#
+                #"curl -sS --compressed '\#(base)/adapters/JavaAdapter/users' -H "Authorization: Bearer $MFP_TOKEN""#
             ),
             (
                 ["--backend", "oauth", "/adapters/SecureAdapter/balance"],
-                #"curl -sS '\#(base)/adapters/SecureAdapter/balance' -H "Authorization: Bearer $ACCESS_TOKEN""#
+                #"curl -sS --compressed '\#(base)/adapters/SecureAdapter/balance' -H "Authorization: Bearer $ACCESS_TOKEN""#
             ),
             (
                 [
                     "--backend", "open", "POST", "/adapters/JavaAdapter/users", "--form", "name=Ada Lovelace",
                     "--form", "email=ada@example.com",
                 ],
-                "curl -sS '\(base)/adapters/JavaAdapter/users' -X POST "
+                "curl -sS --compressed '\(base)/adapters/JavaAdapter/users' -X POST "
                     + "-H 'Content-Type: application/x-www-form-urlencoded' "
                     + "--data-binary 'name=Ada%20Lovelace&email=ada%40example.com'"
             ),
@@ -795,7 +865,7 @@ struct ResourceEndToEndTests {
                     "--backend", "open", "PUT", "/adapters/JavaAdapter/users/{id}", "--path", "id=2", "--json",
                     #"{"name": "O'Hara"}"#,
                 ],
-                #"curl -sS '\#(base)/adapters/JavaAdapter/users/2' -X PUT -H 'Content-Type: application/json' "#
+                #"curl -sS --compressed '\#(base)/adapters/JavaAdapter/users/2' -X PUT -H 'Content-Type: application/json' "#
                     + #"--data-binary '{"name":"O'\''Hara"}'"#
             ),
             (
@@ -803,7 +873,7 @@ struct ResourceEndToEndTests {
                     "--backend", "open", "/adapters/JavaAdapter/echo/x", "--query", "q=a b", "-H",
                     "X-Api-Key: e2e-api-key",
                 ],
-                #"curl -sS '\#(base)/adapters/JavaAdapter/echo/x?q=a%20b' -H "X-Api-Key: $X_API_KEY""#
+                #"curl -sS --compressed '\#(base)/adapters/JavaAdapter/echo/x?q=a%20b' -H "X-Api-Key: $X_API_KEY""#
             ),
         ]
         for (arguments, expected) in cases {

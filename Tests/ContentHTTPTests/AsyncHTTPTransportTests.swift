@@ -1,3 +1,4 @@
+import CompressNIO
 import ContentCore
 import Foundation
 import Hummingbird
@@ -165,6 +166,69 @@ struct AsyncHTTPTransportTests {
                 }
                 let small = try await transport.send(HTTPTransportRequest(url: "http://127.0.0.1:\(port)/small"))
                 #expect(small.body == Array("fits".utf8))
+            }
+        }
+    }
+
+    @Test func asksForGzipAndDeflateAndDecodesThem() async throws {
+        let text = String(repeating: "decoded ", count: 4_000)
+        let router = Router()
+        for (path, algorithm, coding) in [
+            ("/gzip", CompressionAlgorithm.gzip(), "gzip"), ("/deflate", .zlib(), "deflate"),
+        ] {
+            router.get(RouterPath(path)) { _, _ in
+                var plain = ByteBuffer(string: text)
+                return Response(
+                    status: .ok, headers: [.contentEncoding: coding],
+                    body: ResponseBody(byteBuffer: try plain.compress(with: algorithm)))
+            }
+        }
+        router.get("/asked") { request, _ in request.headers[.acceptEncoding] ?? "none" }
+        try await LoopbackServer.run(router) { port in
+            try await withTransport(makeTransport()) { transport in
+                for path in ["/gzip", "/deflate"] {
+                    let response = try await transport.send(
+                        HTTPTransportRequest(url: "http://127.0.0.1:\(port)\(path)"))
+                    #expect(String(decoding: response.body, as: UTF8.self) == text, "\(path)")
+                }
+                let asked = try await transport.send(HTTPTransportRequest(url: "http://127.0.0.1:\(port)/asked"))
+                #expect(String(decoding: asked.body, as: UTF8.self) == "gzip, deflate")
+                // A request's own Accept-Encoding goes as it is.
+                let own = try await transport.send(
+                    HTTPTransportRequest(
+                        url: "http://127.0.0.1:\(port)/asked", headers: ["Accept-Encoding": "identity"]))
+                #expect(String(decoding: own.body, as: UTF8.self) == "identity")
+            }
+        }
+    }
+
+    @Test func aBodyThatDoesNotDecodeOrDecodesPastTheCapFails() async throws {
+        let router = Router()
+        router.get("/corrupt") { _, _ in
+            Response(
+                status: .ok, headers: [.contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "this is not gzip at all")))
+        }
+        router.get("/bomb") { _, _ in
+            // 1 MB of zeros in about a kilobyte.
+            var zeros = ByteBuffer(repeating: 0, count: 1_000_000)
+            return Response(
+                status: .ok, headers: [.contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: try zeros.compress(with: .gzip())))
+        }
+        try await LoopbackServer.run(router) { port in
+            try await withTransport(makeTransport(HTTPSettings(maxResponseBytes: 100_000))) { transport in
+                let corrupt = await #expect(throws: HTTPTransportError.self) {
+                    try await transport.send(HTTPTransportRequest(url: "http://127.0.0.1:\(port)/corrupt"))
+                }
+                #expect(corrupt?.kind == .undecodableBody)
+                #expect(
+                    corrupt?.description.contains("-H 'Accept-Encoding: identity'") == true,
+                    "\(String(describing: corrupt))")
+                let bomb = await #expect(throws: HTTPTransportError.self) {
+                    try await transport.send(HTTPTransportRequest(url: "http://127.0.0.1:\(port)/bomb"))
+                }
+                #expect(bomb?.kind == .responseTooLarge, "\(String(describing: bomb))")
             }
         }
     }
