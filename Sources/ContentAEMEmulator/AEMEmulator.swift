@@ -211,7 +211,8 @@ public struct AEMEmulator: Sendable {
         }
         let parts = address.split(separator: "/", maxSplits: 1)
         guard parts.count == 2 else {
-            return Self.json(status: .notFound, ["message": .string("No suitable endpoint found.")])
+            // A configuration without a query name: the servlet finds no endpoint, as for an unknown configuration.
+            return Self.text(status: .notFound, "No suitable endpoint found.")
         }
         let configuration = String(parts[0])
         let name = String(parts[1])
@@ -226,7 +227,7 @@ public struct AEMEmulator: Sendable {
             }
             stored = try store.persistedQuery(configuration: configuration, name: name)
         } catch {
-            return Self.json(status: .internalServerError, ["message": .string("\(error)")])
+            return json(status: .internalServerError, ["message": .string("\(error)")])
         }
         guard let stored else {
             return json(

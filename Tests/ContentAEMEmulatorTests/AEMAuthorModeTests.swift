@@ -129,6 +129,11 @@ struct AEMAuthorModeTests {
             let unknown = try await client.get("/graphql/execute.json/wknd-shared/nope")
             #expect(unknown.status == 404)
             #expect(unknown.header("Content-Type")?.hasPrefix("application/graphql-response+json") == true)
+            let notJSON = try await client.send(
+                "/graphql/execute.json/wknd-shared/adventures-all", method: "POST", body: "variables",
+                headers: [("Content-Type", "application/json")])
+            #expect(notJSON.status == 400)
+            #expect(notJSON.header("Content-Type")?.hasPrefix("application/graphql-response+json") == true)
         }
         try await AEMHarness.run { client in
             let invalid = try await client.post(

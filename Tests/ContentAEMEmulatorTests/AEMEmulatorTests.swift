@@ -179,6 +179,10 @@ struct AEMEmulatorTests {
             let unknownConfig = try await client.get("/graphql/execute.json/no-such-config/adventures-all")
             #expect(unknownConfig.status == 404)
             #expect(unknownConfig.text == "No suitable endpoint found.")
+            // A configuration without a query name finds no endpoint either.
+            let noName = try await client.get("/graphql/execute.json/wknd-shared")
+            #expect(noName.status == 404)
+            #expect(noName.text == "No suitable endpoint found.")
             let missingVariable = try await client.get("/graphql/execute.json/wknd-shared/adventure-by-slug")
             #expect(missingVariable.status == 200)
             #expect(missingVariable.json?["errors"]?.arrayValue?.isEmpty == false)
