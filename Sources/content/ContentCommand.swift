@@ -31,7 +31,24 @@ struct ContentCommand: AsyncParsableCommand {
     }
 
     static func main() async {
+        holdClosedStandardDescriptors()
         Foundation.exit(await run(Array(CommandLine.arguments.dropFirst()), interruptible: true))
+    }
+
+    /// Puts `/dev/null`, opened the other way, on a standard descriptor the caller closed (`>&-`).
+    ///
+    /// A closed stdout is the lowest free descriptor, so the first one the process opens lands on it: an eventfd of
+    /// the runtime's took it, and the output written to "stdout" went into the eventfd and exited 0. Held like
+    /// this, the descriptor is not free, and writing stdout (or reading stdin) still fails as on a closed one.
+    private static func holdClosedStandardDescriptors() {
+        for (descriptor, flags) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]
+        where fcntl(descriptor, F_GETFD) == -1 {
+            let held = open("/dev/null", flags | O_CLOEXEC)
+            if held >= 0, held != descriptor {
+                dup2(held, descriptor)
+                close(held)
+            }
+        }
     }
 
     /// Runs one command line to its end and returns its exit code, writing where `StandardStreams` says: what
