@@ -197,9 +197,7 @@ struct AEMInvocation: Sendable {
         guard let outgoing = transport.recorded else {
             throw AEMError(kind: .usage, description: "nothing would be sent")
         }
-        var parts = ["curl", "-sS"]
-        // The transport asks for gzip or deflate and decodes the answer; curl does both with --compressed.
-        if outgoing.headers["Accept-Encoding"] == nil { parts.append("--compressed") }
+        var parts = dryRunCurlPrefix(headers: outgoing.headers)
         if outgoing.method != .get { parts += ["-X", outgoing.method.rawValue] }
         for field in outgoing.headers {
             if field.name.lowercased() == "authorization" {

@@ -8,6 +8,16 @@ public func shellQuoted(_ word: String) -> String {
     "'" + word.replacing("'", with: "'\\''") + "'"
 }
 
+/// The start of every curl command `--dry-run` prints: `curl -sS`, and `--compressed` when the request does not set
+/// its own `Accept-Encoding`, since the transport then asks for gzip or deflate and decodes the answer as curl does
+/// with that flag.
+///
+/// - Parameter headers: The request's header fields.
+/// - Returns: The words.
+public func dryRunCurlPrefix(headers: HeaderFields) -> [String] {
+    headers["Accept-Encoding"] == nil ? ["curl", "-sS", "--compressed"] : ["curl", "-sS"]
+}
+
 /// A URL as a shell word for the curl commands `--dry-run` prints, holding no secret: a password in the user info
 /// becomes `$URL_PASSWORD` (a lone user, which may itself be a token, `$URL_USER`), credential-named query
 /// parameters are masked, and `$VARIABLE` placeholders already in the URL are left for the shell to expand.

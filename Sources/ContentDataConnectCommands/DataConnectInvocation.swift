@@ -214,10 +214,7 @@ struct DataConnectInvocation: Sendable {
         if let apiKey = auth?.apiKey?.value.nonEmpty, let query = request.url.firstIndex(of: "?") {
             request.url = String(request.url[..<query]) + "?key=" + variable(apiKey, "FIREBASE_API_KEY")
         }
-        var parts = ["curl", "-sS"]
-        // The transport asks for gzip or deflate and decodes the answer; curl does both with --compressed.
-        if request.headers["Accept-Encoding"] == nil { parts.append("--compressed") }
-        parts += ["-X", "POST"]
+        var parts = dryRunCurlPrefix(headers: request.headers) + ["-X", "POST"]
         for field in request.headers {
             let value: String
             switch field.name.lowercased() {

@@ -184,10 +184,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if request.headers["User-Agent"] == nil { outgoing.headers.add(name: "User-Agent", value: settings.userAgent) }
-        if request.headers["Accept-Encoding"] == nil {
-            outgoing.headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
-        }
+        for field in addedHeaders(to: request) { outgoing.headers.add(name: field.name, value: field.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         logRequest(request, shownURL: shownURL)
 
@@ -226,7 +223,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     /// What the transport asks for when the request does not say: the codings it decodes.
-    public static let acceptEncoding = "gzip, deflate"
+    private static let acceptEncoding = "gzip, deflate"
+
+    /// The fields the transport adds to a request that does not set them: sent, and logged, the same.
+    private func addedHeaders(to request: HTTPTransportRequest) -> [(name: String, value: String)] {
+        [("User-Agent", settings.userAgent), ("Accept-Encoding", Self.acceptEncoding)]
+            .filter { request.headers[$0.0] == nil }
+    }
 
     private func client(scheme: String, host: String, port: Int) -> HTTPClient {
         guard settings.proxy.server(scheme: scheme, host: host, port: port) != nil else { return direct }
@@ -300,8 +303,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         for field in request.headers {
             lines.append("> \(field.name): \(settings.redactor.redactHeader(name: field.name, value: field.value))")
         }
-        if request.headers["User-Agent"] == nil { lines.append("> User-Agent: \(settings.userAgent)") }
-        if request.headers["Accept-Encoding"] == nil { lines.append("> Accept-Encoding: \(Self.acceptEncoding)") }
+        for field in addedHeaders(to: request) { lines.append("> \(field.name): \(field.value)") }
         if let body = request.body { lines.append("> (\(body.count) bytes of body)") }
         logger.debug("\(lines.joined(separator: "\n"))")
     }

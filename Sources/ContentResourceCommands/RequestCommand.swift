@@ -26,8 +26,8 @@ struct RequestCommand: AsyncParsableCommand {
             --fields); anything else is written byte for byte to stdout or to \
             -O FILE. Answers sent gzip- or deflate-encoded (a MobileFirst server \
             gzips those over 20 KB) are decoded first, unless -H \
-            'Accept-Encoding: ...' asks otherwise. A status outside 2xx exits 5 with the status and the \
-            body's first line. With no configuration, paths answer from the \
+            'Accept-Encoding: ...' asks otherwise. A status outside 2xx exits 5 \
+            with the status and the body's first line. With no configuration, paths answer from the \
             built-in sample adapters through an embedded server.
             """
     )

@@ -119,9 +119,7 @@ struct ResourceInvocation: Sendable {
         redactor: Redactor = Redactor(),
         placeholder variable: (_ secret: String?, _ fallback: String) -> String = { "$" + $1 }
     ) -> String {
-        var parts = ["curl", "-sS"]
-        // The transport asks for gzip or deflate and decodes the answer; curl does both with --compressed.
-        if request.headers["Accept-Encoding"] == nil { parts.append("--compressed") }
+        var parts = dryRunCurlPrefix(headers: request.headers)
         let urlIndex = parts.count
         if request.method != .get { parts += ["-X", request.method.rawValue] }
         for field in request.headers {

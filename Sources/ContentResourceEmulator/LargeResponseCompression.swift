@@ -30,7 +30,6 @@ struct LargeResponseCompression<Context: RequestContext>: RouterMiddleware {
         response.body = ResponseBody(byteBuffer: compressed)
         response.headers[.contentEncoding] = "gzip"
         response.headers[.contentLength] = nil
-        response.headers[.vary] = "Accept-Encoding"
         return response
     }
 
