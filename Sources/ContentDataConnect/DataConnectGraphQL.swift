@@ -63,7 +63,72 @@ package enum DataConnectGraphQL {
     /// A `UUID_Expr` takes `uuidV4()` only: the service refuses `"auth.uid"` (a Firebase uid is not a UUID) when it
     /// loads the connector, with `unsupported expression "auth.uid" (currently only "uuidV4()" is supported)`, as
     /// reported in firebase/firebase-js-sdk#8643 and as the scalar reference's "limited set of expressions" says.
-    package static let rules: [@Sendable (ValidationContext) -> Visitor] = specifiedRules + [uuidExpressions]
+    package static let rules: [@Sendable (ValidationContext) -> Visitor] =
+        specifiedRules + [uuidExpressions, dataVariables]
+
+    /// A variable of a `_Data` input needs `@allow`, whose `fields` name fields of that input (see
+    /// ``DataVariableAllowance``).
+    private static func dataVariables(_ context: ValidationContext) -> Visitor {
+        Visitor(enter: { node, _, _, _, _ in
+            guard let definition = node as? VariableDefinition else { return .continue }
+            let typeName = namedType(definition.type)
+            guard typeName.hasSuffix("_Data"),
+                let input = context.schema.getType(name: typeName) as? GraphQLInputObjectType
+            else { return .continue }
+            let variable = "$" + definition.variable.name.value
+            guard let allow = definition.directives.first(where: { $0.name.value == "allow" }) else {
+                context.report(
+                    error: GraphQLError(
+                        message: "\(variable) of type \(typeName) needs @allow(fields: \"…\"), naming the fields a "
+                            + "client may set (and maxCount, 100 by default): the service requires it on every "
+                            + "_Data variable",
+                        nodes: [definition]))
+                return .continue
+            }
+            // GraphQL's own rules report a missing `fields` or one that is not a string.
+            guard let text = allow.arguments.first(where: { $0.name.value == "fields" })?.value as? StringValue else {
+                return .continue
+            }
+            let problem: String?
+            switch DataVariableAllowance.parse(text.value) {
+            case .failure(let reason): problem = reason.description
+            case .success(let fields): problem = unknownField(fields, in: input)
+            }
+            if let problem {
+                context.report(
+                    error: GraphQLError(message: "@allow(fields:) of \(variable): \(problem)", nodes: [text]))
+            }
+            return .continue
+        })
+    }
+
+    /// The first name of an `@allow` selection that its input does not have, or `nil` when it has them all.
+    private static func unknownField(_ fields: DataVariableAllowance.Fields, in input: GraphQLInputObjectType)
+        -> String?
+    {
+        guard let map = try? input.fields() else { return nil }
+        for (name, inner) in fields.members.sorted(by: { $0.key < $1.key }) {
+            guard let field = map.first(where: { $0.key == name })?.value else {
+                return "\(input.name) has no field \(name); it has: " + map.map(\.key).sorted().joined(separator: ", ")
+            }
+            guard let inner else { continue }
+            guard let nested = getNamedType(type: field.type) as? GraphQLInputObjectType else {
+                return "\(name) of \(input.name) is not an input object, so it takes no { … }"
+            }
+            if let problem = unknownField(inner, in: nested) { return problem }
+        }
+        return nil
+    }
+
+    /// `Movie_Data` of `[Movie_Data!]!`.
+    private static func namedType(_ type: any Type) -> String {
+        switch type {
+        case let named as NamedType: return named.name.value
+        case let list as ListType: return namedType(list.type)
+        case let nonNull as NonNullType: return namedType(nonNull.type)
+        default: return ""
+        }
+    }
 
     private static func uuidExpressions(_ context: ValidationContext) -> Visitor {
         Visitor(enter: { node, _, _, _, _ in

@@ -51,10 +51,12 @@ public struct DataConnectEmulator: Sendable {
     let stopping = StopSignal()
     let options: Options
 
-    /// What the web SDK sends besides `Content-Type` (firebase-js-sdk `packages/data-connect`, `dcFetch`:
-    /// `x-firebase-gmpid` whenever the app has an ID), and FlutterFire's web client (`X-Firebase-Client`).
+    /// What the web SDK sends besides `Content-Type` (firebase-js-sdk `packages/data-connect/src/network/rest/fetch.ts`,
+    /// `dcFetch`: `x-firebase-gmpid` whenever the app has an ID, `X-Client-Version: web/…` on every request since
+    /// data-connect 0.7.3), and FlutterFire's web client (`X-Firebase-Client`).
     static let firebaseHeaders = [
         "X-Firebase-Auth-Token", "X-Firebase-AppCheck", "X-Goog-Api-Client", "X-Firebase-GMPID", "X-Firebase-Client",
+        "X-Client-Version",
     ].compactMap {
         HTTPField.Name($0)
     }
@@ -180,9 +182,9 @@ public struct DataConnectEmulator: Sendable {
         }
         if let name = body["name"]?.stringValue {
             let project = context.parameters.get("project") ?? ""
+            let location = context.parameters.get("location") ?? ""
             let expected =
-                "projects/\(project)/locations/\(engine.workspace.location)/services/\(engine.workspace.serviceID)"
-                + "/connectors/\(connector)"
+                "projects/\(project)/locations/\(location)/services/\(engine.workspace.serviceID)/connectors/\(connector)"
             guard name == expected else {
                 return Self.failure(.invalid("name is \(name) but the URL addresses \(expected)"))
             }
@@ -293,15 +295,10 @@ public struct DataConnectEmulator: Sendable {
     private func checkService(_ context: BasicRequestContext, service: String? = nil) -> DataConnectEngine
         .RequestFailure?
     {
-        let location = context.parameters.get("location") ?? ""
         let requested = service ?? context.parameters.get("service") ?? ""
-        let workspace = engine.workspace
-        guard location == workspace.location, requested == workspace.serviceID else {
-            return .notFound(
-                "service \(requested) in \(location) not found; this emulator serves \(workspace.serviceID) in "
-                    + workspace.location)
+        return DataConnectGRPCService.serviceMismatch(service: requested, workspace: engine.workspace).map {
+            .notFound($0)
         }
-        return nil
     }
 
     private static func readBody(_ request: Request) async -> Result<JSONObject, DataConnectEngine.RequestFailure> {

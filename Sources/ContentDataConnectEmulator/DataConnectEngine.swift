@@ -38,6 +38,8 @@ struct DataConnectEngine: Sendable {
         let singleEntityWrites: Set<String>
         /// The operation planned once, when its shape allows (see ``CompiledOperation``).
         let plan: CompiledOperation?
+        /// What its `_Data` variables may hold.
+        let allowances: [DataVariableAllowance]
 
         init(
             operation: ConnectorOperation, document: Document, connector: Connector, schema: DataConnectSchema,
@@ -49,6 +51,9 @@ struct DataConnectEngine: Sendable {
             refresh = RefreshPolicy(document, schema: schema)
             singleEntityWrites = RefreshPolicy.singleEntityTables(writtenBy: document, schema: schema)
             plan = CompiledOperation(document: document, schema: graphQLSchema, tables: schema)
+            allowances =
+                DataConnectEngine.operation(in: document, named: operation.name).map(
+                    DataVariableAllowance.allowances(of:)) ?? []
         }
     }
 
@@ -279,6 +284,7 @@ struct DataConnectEngine: Sendable {
                     .invalid("missing required variable $\(variable.name): \(variable.type) of \(operation.signature)"))
             }
         }
+        if let refusal = Self.allowanceRefusal(prepared.allowances, variables: variables) { return .failure(refusal) }
         let outcome: Outcome
         if let plan = prepared.plan, let planned = await run(plan, variables: variables, auth: auth) {
             outcome = planned
@@ -323,7 +329,23 @@ struct DataConnectEngine: Sendable {
         case .failure(let refusal):
             return .failure(.invalid(refusal.summary))
         }
+        let operations = document.definitions.compactMap { $0 as? OperationDefinition }
+        if operations.count > 1, operationName?.isEmpty ?? true {
+            // The service refuses the request as a whole, and firebase-tools' `dataconnect:execute` recognises the
+            // refusal by its status and words (src/commands/dataconnect-execute.ts: INVALID_ARGUMENT whose message
+            // includes "operationName is required").
+            let names = operations.map { $0.name?.value ?? "(anonymous)" }.joined(separator: ", ")
+            return .failure(
+                .invalid(
+                    "operationName is required: the document has \(operations.count) operations (\(names)); name the "
+                        + "one to run"))
+        }
         let selected = Self.operation(in: document, named: operationName)
+        if let selected,
+            let refusal = Self.allowanceRefusal(DataVariableAllowance.allowances(of: selected), variables: variables)
+        {
+            return .failure(refusal)
+        }
         if readOnly, selected?.operation == .mutation {
             return .failure(
                 .denied(
@@ -361,6 +383,18 @@ struct DataConnectEngine: Sendable {
             )
         }
         return outcome
+    }
+
+    /// Why a request's `_Data` variables are refused by their `@allow`, or `nil` when they fit: `INVALID_ARGUMENT`, as
+    /// for any variable that does not fit its declaration.
+    static func allowanceRefusal(_ allowances: [DataVariableAllowance], variables: JSONObject) -> RequestFailure? {
+        for allowance in allowances {
+            guard let value = variables[allowance.variable], let problem = allowance.violation(of: value) else {
+                continue
+            }
+            return .invalid(problem)
+        }
+        return nil
     }
 
     /// The operation a request runs: the one named, or the first when it names none.

@@ -120,21 +120,21 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
                 message: "name must be projects/{project}/locations/{location}/services/{service}/connectors/"
                     + "{connector}, was '\(name)'")
         }
-        if let mismatch = serviceMismatch(location: parts[3], service: parts[5], workspace: workspace) {
+        if let mismatch = serviceMismatch(service: parts[5], workspace: workspace) {
             throw RPCError(code: .notFound, message: mismatch)
         }
         return parts[7]
     }
 
-    /// Why a location and service named in a request are not this emulator's, or `nil` when they are.
-    static func serviceMismatch(
-        location: some StringProtocol, service: some StringProtocol, workspace: DataConnectWorkspace
-    )
-        -> String?
-    {
-        guard location != workspace.location || service != workspace.serviceID else { return nil }
-        return "service \(service) in \(location) not found; this emulator serves \(workspace.serviceID) in "
-            + workspace.location
+    /// Why a service named in a request is not this emulator's, or `nil` when it is.
+    ///
+    /// The location is not compared: Firebase's emulator ignores it (firebase-tools `dataconnect:execute` documents
+    /// `--location` as "Ignored by the emulator" and sends `locations/unused` when only `--service` is given), so a
+    /// request that names another location is answered, where production would answer NOT_FOUND.
+    static func serviceMismatch(service: some StringProtocol, workspace: DataConnectWorkspace) -> String? {
+        guard service != workspace.serviceID else { return nil }
+        return "service \(service) not found; this emulator serves \(workspace.serviceID) (in any location, as "
+            + "Firebase's emulator does)"
     }
 
     /// The gRPC code of a status name the REST API writes.

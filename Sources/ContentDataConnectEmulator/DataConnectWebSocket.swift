@@ -18,12 +18,18 @@ internal import SwiftProtobuf
 /// closes the connection with 1007 and what was wrong; the server stopping closes it with 1001.
 struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
     static let pathPrefix = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService.Connect/"
+    /// The path web SDK releases 12.12.0 to 12.17.1 open, with the location alone.
+    ///
+    /// The service is the one each request's `name` names, as on the gRPC stream. The SDK moved to the path above for production's server
+    /// affinity (firebase-js-sdk 981204d8, "update websocket URL for GSLB soft stickiness", first in 12.18.0), so
+    /// apps built with those releases still open this one.
+    static let legacyPathPrefix = "/ws/google.firebase.dataconnect.v1.ConnectorStreamService/Connect/locations/"
 
     let engine: DataConnectEngine
     let stopping: StopSignal
 
     func accepts(path: String) -> Bool {
-        path.hasPrefix(Self.pathPrefix)
+        path.hasPrefix(Self.pathPrefix) || path.hasPrefix(Self.legacyPathPrefix)
     }
 
     func serve(_ connection: EmulatorWebSocketConnection) async throws {
@@ -54,12 +60,16 @@ struct DataConnectWebSocketEndpoint: EmulatorWebSocketEndpoint {
 
     /// Why a path is not this service's stream, or `nil` when it is.
     private func refusal(path: String) -> String? {
+        if path.hasPrefix(Self.legacyPathPrefix) {
+            let location = path.dropFirst(Self.legacyPathPrefix.count)
+            guard location.isEmpty || location.contains("/") else { return nil }
+            return "the stream is at \(Self.pathPrefix){project}/locations/{location}/services/{service}"
+        }
         let parts = path.dropFirst(Self.pathPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 5, !parts[0].isEmpty, parts[1] == "locations", parts[3] == "services" else {
             return "the stream is at \(Self.pathPrefix){project}/locations/{location}/services/{service}"
         }
-        return DataConnectGRPCService.serviceMismatch(
-            location: parts[2], service: parts[4], workspace: engine.workspace)
+        return DataConnectGRPCService.serviceMismatch(service: parts[4], workspace: engine.workspace)
     }
 
     struct MalformedRequest: Error {

@@ -13,6 +13,10 @@ internal import GraphQL
 /// `DELETE`), one statement each, with `$1`, `$2`, … bound to `params` in order (a param may be
 /// `{_expr: "auth.uid"}`). The service runs PostgreSQL; here SQLite runs the text, so a statement only PostgreSQL
 /// understands is answered with an error that names it. Rows come back as SQLite stores them.
+///
+/// `_select` and `_selectFirst` run read-only, on both engines, in a mutation too: a statement that starts as a query
+/// may still write (`WITH gone AS (DELETE … RETURNING *) SELECT …`), and Firebase's emulator 3.4.17 "Fixed
+/// unenforced read-only isolation for Native SQL queries" (firebase-tools CHANGELOG, #10894).
 struct NativeSQL {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -26,6 +30,10 @@ struct NativeSQL {
     let statement: String
     /// Whether its first word is a query's (`WITH` counts as one), so that PostgreSQL is not asked to count changes.
     let startsAsQuery: Bool
+    /// Whether the field is `_select` or `_selectFirst`, whose statement must not write.
+    let isReadOnly: Bool
+    /// The field, for the refusal of a statement that writes.
+    let fieldName: String
 
     init(field info: GraphQLResolveInfo, kind: Kind, dialect: SQLDialect) throws {
         let argument = info.fieldASTs.first?.arguments.first { $0.name.value == "sql" }?.value
@@ -38,6 +46,8 @@ struct NativeSQL {
         let keyword = scanned.firstWord.uppercased()
         let queries = ["SELECT", "WITH", "VALUES", "TABLE"]
         startsAsQuery = queries.contains(keyword)
+        isReadOnly = kind == .query
+        fieldName = info.fieldName
         let allowed = kind == .query ? queries : ["INSERT", "UPDATE", "DELETE", "WITH"]
         guard allowed.contains(keyword) else {
             throw Failure(
@@ -127,9 +137,12 @@ struct NativeSQL {
             return try await runOnPostgres(parameters, in: transaction)
         }
         let statement = self.statement
+        let isReadOnly = self.isReadOnly
+        let readOnlyRefusal = self.readOnlyRefusal
         do {
             return try await sqlite.store.access { db in
                 let prepared = try db.makeStatement(sql: statement)
+                if isReadOnly, !prepared.isReadonly { throw readOnlyRefusal }
                 let rows = try Row.fetchAll(prepared, arguments: StatementArguments(parameters))
                 let mapped = rows.map { row -> Map in
                     var object = JSONObject()
@@ -146,7 +159,19 @@ struct NativeSQL {
         }
     }
 
+    /// What a `_select` whose statement writes is answered.
+    private var readOnlyRefusal: Failure {
+        Failure(
+            description: "\(fieldName) runs read-only, as the service runs native SQL queries, and this statement "
+                + "writes: \(statement); write with _execute, _executeReturning or _executeReturningFirst in a mutation"
+        )
+    }
+
     /// PostgreSQL runs the text as written; a data change without `RETURNING` is counted by returning a 1 per row.
+    ///
+    /// A `_select` runs under a savepoint made read-only (`SET LOCAL transaction_read_only`, which a transaction may
+    /// always turn on) and rolled back to after it, which ends the read-only setting with it, so that a mutation's
+    /// fields after it still write.
     private func runOnPostgres(_ parameters: [DatabaseValue], in transaction: any SQLTransaction) async throws -> (
         rows: [Map], changes: Int
     ) {
@@ -154,7 +179,28 @@ struct NativeSQL {
         let counting = !isQuery && !statement.uppercased().contains("RETURNING")
         let text = statement + (counting ? " RETURNING 1" : "")
         do {
-            let records = try await transaction.rows(SQLFragment(text: text, arguments: parameters, isNumbered: true))
+            let fragment = SQLFragment(text: text, arguments: parameters, isNumbered: true)
+            let records: [SQLRecord]
+            if isReadOnly {
+                try await transaction.execute(SQLFragment(text: "SAVEPOINT native_select"))
+                try await transaction.execute(SQLFragment(text: "SET LOCAL transaction_read_only = on"))
+                let outcome: Result<[SQLRecord], any Error>
+                do {
+                    outcome = .success(try await transaction.rows(fragment))
+                } catch {
+                    outcome = .failure(error)
+                }
+                try await transaction.execute(SQLFragment(text: "ROLLBACK TO SAVEPOINT native_select"))
+                try await transaction.execute(SQLFragment(text: "RELEASE SAVEPOINT native_select"))
+                // SQLSTATE 25006, read_only_sql_transaction: "cannot execute DELETE in a read-only transaction".
+                if case .failure(let failure as SQLFailure) = outcome, failure.message.contains("read-only transaction")
+                {
+                    throw readOnlyRefusal
+                }
+                records = try outcome.get()
+            } else {
+                records = try await transaction.rows(fragment)
+            }
             if counting { return ([], records.count) }
             let mapped = records.map { record -> Map in
                 var object = JSONObject()

@@ -88,10 +88,22 @@ struct DataConnectEmulatorTests {
             #expect(connector.status == 404)
             #expect(connector.json?["error"]?["message"]?.stringValue?.contains("connector films") == true)
             let wrongService = try await client.http.post(
-                "/v1/projects/demo/locations/europe-west1/services/content-sample/connectors/movies:executeQuery",
+                "/v1/projects/demo/locations/us-central1/services/films/connectors/movies:executeQuery",
                 json: #"{"operationName":"listMovies"}"#)
             #expect(wrongService.status == 404)
-            #expect(wrongService.json?["error"]?["message"]?.stringValue?.contains("us-central1") == true)
+            #expect(wrongService.json?["error"]?["message"]?.stringValue?.contains("serves content-sample") == true)
+            // Firebase's emulator ignores the location: `firebase dataconnect:execute --service` sends
+            // locations/unused. The body's name, when given, must still be the URL's.
+            let otherLocation = "projects/demo/locations/unused/services/content-sample/connectors/movies"
+            let anyLocation = try await client.http.post(
+                "/v1/\(otherLocation):executeQuery",
+                json: #"{"name":"\#(otherLocation)","operationName":"listGenres"}"#)
+            #expect(anyLocation.status == 200)
+            #expect(anyLocation.json?["data"]?["genreSummaries"]?.arrayValue?.isEmpty == false)
+            let central = otherLocation.replacingOccurrences(of: "unused", with: "us-central1")
+            let mismatchedName = try await client.http.post(
+                "/v1/\(otherLocation):executeQuery", json: #"{"name":"\#(central)","operationName":"listGenres"}"#)
+            #expect(mismatchedName.status == 400)
             let wrongVerb = try await client.http.post(
                 "\(client.service)/connectors/movies:executeSomething", json: #"{"operationName":"listMovies"}"#)
             #expect(wrongVerb.status == 404)
@@ -304,6 +316,17 @@ struct DataConnectEmulatorTests {
                 ":executeGraphql", ["query": .string("query @auth(level: NO_ACCESS) { movies { title } }")])
             #expect(closed.json?["data"]?["movies"]?.arrayValue?.count == 9, "\(closed.text)")
 
+            // Several operations and no operationName: the request is refused as a whole, in the words
+            // firebase-tools' dataconnect:execute looks for; naming one runs it.
+            let two = "query a @auth(level: PUBLIC) { movies { title } } query b @auth(level: PUBLIC) { users { id } }"
+            let unnamed = try await admin(":executeGraphql", ["query": .string(two)])
+            #expect(unnamed.status == 400, "\(unnamed.text)")
+            #expect(unnamed.json?["error"]?["status"] == .string("INVALID_ARGUMENT"))
+            #expect(unnamed.text.contains("operationName is required"), "\(unnamed.text)")
+            #expect(unnamed.text.contains("(a, b)"), "\(unnamed.text)")
+            let named = try await admin(":executeGraphql", ["query": .string(two), "operationName": .string("a")])
+            #expect(named.json?["data"]?["movies"]?.arrayValue?.count == 9, "\(named.text)")
+
             // :executeGraphqlRead refuses a mutation, and nothing is written.
             let write = #"mutation { movie_update(id: "\#(Self.orbitOfGlass)", data: { rating: 9.5 }) }"#
             let readOnly = try await admin(":executeGraphqlRead", ["query": .string(write)])
@@ -489,6 +512,56 @@ struct DataConnectEmulatorTests {
             #expect(broken.text.contains("broken.gql:3:5"), "\(broken.text)")
             let fine = try await client.query("listMoviesByGenre", variables: #"{"genre":"Sci-Fi"}"#)
             #expect(fine.status == 200, "\(fine.text)")
+        }
+    }
+
+    /// `_Data` variables: `@allow` is required, its fields must be the input's, and a value may set only those fields
+    /// and hold at most `maxCount` entities (the service's prelude; Firebase's emulator 3.4.7).
+    @Test func aDataVariableNeedsAllowAndMaySetOnlyItsFieldsUpToItsMaxCount() async throws {
+        let folder = try DataConnectHarness.exampleWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            #"""
+            mutation addMovies($data: [Movie_Data!]! @allow(fields: "title genre releaseYear", maxCount: 3))
+              @auth(level: PUBLIC) {
+              movie_insertMany(data: $data)
+            }
+            mutation addMovie($data: Movie_Data! @allow(fields: "title genre releaseYear")) @auth(level: PUBLIC) {
+              movie_insert(data: $data)
+            }
+            mutation unguarded($data: Movie_Data!) @auth(level: PUBLIC) {
+              movie_insert(data: $data)
+            }
+            mutation misnamed($data: Movie_Data! @allow(fields: "title runtime")) @auth(level: PUBLIC) {
+              movie_insert(data: $data)
+            }
+
+            """#.utf8
+        ).write(to: folder.appendingPathComponent("dataconnect/movies/bulk.gql"))
+        let emulator = try await DataConnectEmulator(workspace: folder)
+        let notes = emulator.workspaceNotes.joined(separator: "\n")
+        #expect(notes.contains("bulk.gql:8:20"), "\(notes)")
+        #expect(notes.contains("$data of type Movie_Data needs @allow(fields:"), "\(notes)")
+        #expect(notes.contains("Movie_Data has no field runtime"), "\(notes)")
+        await emulator.shutDown()
+        try await DataConnectHarness.run(workspace: folder) { client in
+            let movie = #"{"title":"T","genre":"Bulk","releaseYear":2001}"#
+            let three = try await client.mutate("addMovies", variables: #"{"data":[\#(movie),\#(movie),\#(movie)]}"#)
+            #expect(three.json?["data"]?["movie_insertMany"]?.arrayValue?.count == 3, "\(three.text)")
+            let four = try await client.mutate(
+                "addMovies", variables: #"{"data":[\#(movie),\#(movie),\#(movie),\#(movie)]}"#)
+            #expect(four.status == 400, "\(four.text)")
+            #expect(four.json?["error"]?["status"] == .string("INVALID_ARGUMENT"))
+            #expect(four.text.contains("more than 3 entities"), "\(four.text)")
+            let rated = try await client.mutate(
+                "addMovie", variables: #"{"data":{"title":"T","genre":"Bulk","releaseYear":2001,"rating":9.9}}"#)
+            #expect(rated.status == 400, "\(rated.text)")
+            #expect(rated.text.contains("$data.rating is not among the fields"), "\(rated.text)")
+            let unguarded = try await client.mutate("unguarded", variables: #"{"data":{"title":"T"}}"#)
+            #expect(unguarded.json?["error"]?["status"] == .string("FAILED_PRECONDITION"), "\(unguarded.text)")
+            // Nothing refused was written: three rows from the one call that fit.
+            let bulk = try await client.data(#"query { movies(where: {genre: {eq: "Bulk"}}) { _count } }"#)
+            #expect(bulk["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(3)), "\(bulk)")
         }
     }
 

@@ -1326,6 +1326,33 @@ struct DataConnectQueryLanguageTests {
         }
     }
 
+    /// `_select` runs read-only even when its statement starts as a query, in a query and inside a mutation, where the
+    /// fields after it still write (Firebase's emulator 3.4.17: "Fixed unenforced read-only isolation for Native SQL
+    /// queries").
+    @Test(arguments: DataConnectHarness.Engine.all) func nativeSQLSelectsRunReadOnlyEvenWhenTheyStartAsAQuery(
+        engine: DataConnectHarness.Engine
+    ) async throws {
+        try await DataConnectHarness.run(engine: engine) { client async throws in
+            let writing = "WITH x AS (SELECT 1) DELETE FROM movie WHERE genre = 'Sci-Fi' RETURNING title"
+            let inQuery = try await client.graphql(#"query { _select(sql: "\#(writing)") }"#)
+            #expect(inQuery.text.contains("_select runs read-only"), "\(inQuery.text)")
+            #expect(inQuery.text.contains("_execute"), "\(inQuery.text)")
+            let inMutation = try await client.graphql(
+                #"""
+                mutation {
+                  query { _selectFirst(sql: "\#(writing)") }
+                  moved: _execute(sql: "UPDATE movie SET genre = 'Space' WHERE genre = 'Sci-Fi'")
+                }
+                """#)
+            #expect(inMutation.text.contains("_selectFirst runs read-only"), "\(inMutation.text)")
+            #expect(inMutation.json?["data"]?["moved"] == .number(JSONNumber(3)), "\(inMutation.text)")
+            let count = try await client.data(#"query { movies(where: { genre: { eq: "Space" } }) { _count } }"#)
+            #expect(count["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(3)), "\(count)")
+            let all = try await client.data(#"query { movies { _count } }"#)
+            #expect(all["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(9)), "\(all)")
+        }
+    }
+
     @Test(arguments: DataConnectHarness.Engine.all)
     func nativeSQLRefusesVariablesOtherStatementKindsAndWhatSQLiteCannotRun(engine: DataConnectHarness.Engine)
         async throws

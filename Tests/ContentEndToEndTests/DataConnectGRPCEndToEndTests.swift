@@ -103,6 +103,12 @@ struct DataConnectGRPCEndToEndTests {
             #expect((listed["movies"] as? [[String: Any]])?.first?["releaseYear"] as? Int == 2026)
 
             #expect(scenarios["bad-name"]?["code"] as? String == "INVALID_ARGUMENT")
+            // Firebase's emulator ignores the location (firebase-tools sends locations/unused), not the service.
+            let otherLocation = try #require(scenarios["other-location"])
+            #expect(otherLocation["code"] as? String == "OK")
+            #expect(((otherLocation["data"] as? [String: Any])?["genreSummaries"] as? [Any])?.isEmpty == false)
+            #expect(scenarios["other-service"]?["code"] as? String == "NOT_FOUND")
+            #expect((scenarios["other-service"]?["message"] as? String)?.contains("serves content-sample") == true)
             #expect(scenarios["malformed"]?["code"] as? String != "OK")
             #expect(scenarios["malformed"]?["code"] != nil)
             #expect(scenarios["unknown-method"]?["code"] as? String == "UNIMPLEMENTED")
@@ -237,7 +243,7 @@ struct DataConnectGRPCEndToEndTests {
             #expect(close("wrong_type").0 == 1007)
             #expect(close("wrong_type").1.contains("not a StreamRequest"))
             #expect(close("other_service").0 == 1008)
-            #expect(close("other_service").1.contains("this emulator serves content-sample in us-central1"))
+            #expect(close("other_service").1.contains("this emulator serves content-sample"))
             #expect(close("other_path").0 == 1008)
             #expect(close("foreign").0 == 1008)
             #expect(close("foreign").1.contains("--cors https://evil.example"))
@@ -245,6 +251,10 @@ struct DataConnectGRPCEndToEndTests {
             #expect((websocket["before"] as? [String: Any])?["cancelled"] as? Bool == true)
             #expect(((websocket["after"] as? [String: Any])?["errors"] as? [Any])?.isEmpty == true)
             #expect((websocket["after"] as? [String: Any])?["data"] is [String: Any])
+            // The path of web SDK releases before 12.18.0 is served too.
+            let legacy = websocket["legacy"] as? [String: Any]
+            #expect(legacy?["request_id"] as? String == "legacy", "\(String(describing: legacy))")
+            #expect((legacy?["data"] as? [String: Any])?["genreSummaries"] is [Any], "\(String(describing: legacy))")
             #expect(websocket["rest"] as? Int == 200)
         }
     }

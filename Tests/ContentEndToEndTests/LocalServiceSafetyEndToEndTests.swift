@@ -49,13 +49,14 @@ struct LocalServiceSafetyEndToEndTests {
                 "-H 'Origin: https://app.example' -H 'Content-Type: application/json' -d '\(Self.query)' "
                     + "'\(aem)\(Self.adHoc)'")
             #expect(allowed.hasSuffix(" 200"), "\(allowed)")
-            // The web SDK's preflight names x-firebase-gmpid whenever the app has an ID; FlutterFire's web client
-            // also sends x-firebase-client. A browser sends the request only if the answer allows every one.
+            // The web SDK's preflight names x-firebase-gmpid whenever the app has an ID and x-client-version always
+            // (since data-connect 0.7.3); FlutterFire's web client also sends x-firebase-client. A browser sends the
+            // request only if the answer allows every one.
             let dataConnect = try #require(services["dataconnect"])
             let preflight = try Self.curl(
                 "-D - -X OPTIONS -H 'Origin: https://app.example' -H 'Access-Control-Request-Method: POST' "
                     + "-H 'Access-Control-Request-Headers: content-type,x-goog-api-client,x-firebase-gmpid,"
-                    + "x-firebase-auth-token,x-firebase-appcheck,x-firebase-client' "
+                    + "x-firebase-auth-token,x-firebase-appcheck,x-firebase-client,x-client-version' "
                     + "'\(dataConnect)/v1/projects/demo/locations/us-central1/services/content-sample/connectors/"
                     + "movies:executeQuery'")
             let allowHeaders =
@@ -63,7 +64,7 @@ struct LocalServiceSafetyEndToEndTests {
                 .lowercased() ?? ""
             for header in [
                 "content-type", "x-goog-api-client", "x-firebase-gmpid", "x-firebase-auth-token", "x-firebase-appcheck",
-                "x-firebase-client",
+                "x-firebase-client", "x-client-version",
             ] {
                 #expect(allowHeaders.contains(header), "\(header): \(preflight)")
             }

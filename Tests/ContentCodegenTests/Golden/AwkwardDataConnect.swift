@@ -63,7 +63,7 @@ extension AwkwardConnector {
     /// An input whose members are named like the locals of `encode(to:)`.
     ///
     /// ```graphql
-    /// mutation addMovie($data: Movie_Data!) @auth(level: PUBLIC) {
+    /// mutation addMovie($data: Movie_Data! @allow(fields: "title rating container encoder description")) @auth(level: PUBLIC) {
     ///   movie_insert(data: $data)
     /// }
     /// ```

@@ -95,6 +95,16 @@ except grpc.RpcError as error:
     report("bad-name", code=error.code().name, message=error.details())
 
 
+# Another location is served, as Firebase's emulator ignores it; another service is not.
+for scenario, name in [("other-location", NAME.replace("us-central1", "unused")),
+                       ("other-service", NAME.replace("content-sample", "films"))]:
+    try:
+        answer = stub.ExecuteQuery(pb.ExecuteQueryRequest(name=name, operation_name="listGenres"), timeout=10)
+        report(scenario, code="OK", data=json_format.MessageToDict(answer.data))
+    except grpc.RpcError as error:
+        report(scenario, code=error.code().name, message=error.details())
+
+
 def raw_call(scenario, method, payload):
     """Sends bytes as they are to a method, and reports the status."""
     call = channel.unary_unary(f"/google.firebase.dataconnect.v1.ConnectorService/{method}",

@@ -124,14 +124,14 @@ class GRPCStream(QueuedStream):
 class WebSocketStream(QueuedStream):
     """One WebSocket in the web SDK's form, read on a thread."""
 
-    def __init__(self, auth=None, reads=True):
+    def __init__(self, auth=None, reads=True, path=None):
         from websockets.sync.client import connect
         super().__init__()
         self.auth = auth
         self.first = True
         # Unread messages past a few frames stop the client reading its socket, so a client that never reads
         # pushes back on the server.
-        self.socket = connect(f"ws://{target}{WS_PATH}", max_queue=4)
+        self.socket = connect(f"ws://{target}{path or WS_PATH}", max_queue=4)
         if reads:
             threading.Thread(target=self._read, daemon=True).start()
 
@@ -325,6 +325,14 @@ if transport == "websocket":
     after = late.next()
     late.close()
 
+    # The path web SDK releases 12.12.0-12.17.1 open, before firebase-js-sdk 981204d8 moved it for server affinity:
+    # the location alone, the service named by the first request.
+    legacy_stream = WebSocketStream(
+        path="/ws/google.firebase.dataconnect.v1.ConnectorStreamService/Connect/locations/us-central1")
+    legacy_stream.send("legacy", "subscribe", "listGenres")
+    legacy = legacy_stream.next()
+    legacy_stream.close()
+
     # While a stream is open, the port still answers REST over HTTP/1.1.
     import urllib.request
     open_stream = WebSocketStream()
@@ -335,4 +343,4 @@ if transport == "websocket":
         {"Content-Type": "application/json"}), timeout=10).status
     open_stream.close()
     report("websocket", malformed=malformed, wrong_type=wrong_type, other_service=other_service,
-           other_path=other_path, foreign=foreign, before=before, after=after, rest=rest)
+           other_path=other_path, foreign=foreign, before=before, after=after, legacy=legacy, rest=rest)
