@@ -85,10 +85,25 @@ package enum DataConnectGraphQL {
                         nodes: [definition]))
                 return .continue
             }
-            // GraphQL's own rules report a missing `fields` or one that is not a string.
-            guard let text = allow.arguments.first(where: { $0.name.value == "fields" })?.value as? StringValue else {
+            // GraphQL's own rules report a missing `fields` and a value of the wrong type, but not a variable, which
+            // would leave the service nothing to check a request against before it has the request.
+            let fieldsValue = allow.arguments.first { $0.name.value == "fields" }?.value
+            let countValue = allow.arguments.first { $0.name.value == "maxCount" }?.value
+            guard fieldsValue.map({ $0 is StringValue }) ?? true, countValue.map({ $0 is IntValue }) ?? true else {
+                context.report(
+                    error: GraphQLError(
+                        message: "@allow of \(variable) takes literal values, not variables: write the fields and "
+                            + "maxCount in the operation",
+                        nodes: [allow]))
                 return .continue
             }
+            if let count = countValue as? IntValue, (Int(count.value) ?? 1) < 1 {
+                context.report(
+                    error: GraphQLError(
+                        message: "@allow of \(variable) has maxCount \(count.value): it must be at least 1",
+                        nodes: [count]))
+            }
+            guard let text = fieldsValue as? StringValue else { return .continue }
             let problem: String?
             switch DataVariableAllowance.parse(text.value) {
             case .failure(let reason): problem = reason.description

@@ -76,11 +76,13 @@ package struct DataVariableAllowance: Sendable, Equatable {
                     last = nil
                 case "}":
                     guard depth > 0 else { return failure("'}' closes nothing") }
+                    guard !members.isEmpty else { return failure("'{ }' selects no field") }
                     return .success(Fields(members: members))
                 default:
                     guard token.first.map({ !$0.isNumber }) ?? false else {
                         return failure("\(token) is not a field name")
                     }
+                    guard members[token] == nil else { return failure("\(token) is named twice") }
                     members[token] = .some(nil)
                     last = token
                 }
@@ -116,25 +118,31 @@ package struct DataVariableAllowance: Sendable, Equatable {
     /// - Returns: The refusal, naming the field or the count.
     package func violation(of value: JSONValue) -> String? {
         var entities = 0
-        func check(_ value: JSONValue, against fields: Fields, at path: String) -> String? {
+        // `fields` is nil inside a field allowed whole: its objects are counted, not checked.
+        func check(_ value: JSONValue, against fields: Fields?, at path: String) -> String? {
             switch value {
             case .array(let items):
                 for (offset, item) in items.enumerated() {
                     if let problem = check(item, against: fields, at: "\(path)[\(offset)]") { return problem }
+                    if entities > maxCount { return nil }
                 }
             case .object(let object):
                 entities += 1
                 if entities > maxCount { return nil }
                 for member in object.members {
-                    guard let allowed = fields.members[member.key] else {
-                        return "\(path).\(member.key) is not among the fields the @allow of $\(variable) lets a client "
-                            + "set (\"\(fieldsText)\")"
+                    var inner: Fields?
+                    if let fields {
+                        guard let allowed = fields.members[member.key] else {
+                            return "\(path).\(member.key) is not among the fields the @allow of $\(variable) lets a "
+                                + "client set (\"\(fieldsText)\"); leave it out, or add it to the operation's "
+                                + "@allow(fields:)"
+                        }
+                        inner = allowed
                     }
-                    if let inner = allowed,
-                        let problem = check(member.value, against: inner, at: "\(path).\(member.key)")
-                    {
+                    if let problem = check(member.value, against: inner, at: "\(path).\(member.key)") {
                         return problem
                     }
+                    if entities > maxCount { return nil }
                 }
             default:
                 break
@@ -143,7 +151,9 @@ package struct DataVariableAllowance: Sendable, Equatable {
         }
         if let problem = check(value, against: fields, at: "$\(variable)") { return problem }
         guard entities <= maxCount else {
-            return "variable $\(variable) holds more than \(maxCount) entities, the maxCount of its @allow"
+            return
+                "variable $\(variable) holds more than \(maxCount) entities (nested ones count), the maxCount of its "
+                + "@allow; send at most \(maxCount) in one request, or raise maxCount in the operation"
         }
         return nil
     }

@@ -146,7 +146,7 @@ extension DataConnectEngine {
                     description: "\(table.typeName) refers to a row that does not exist (or is still referred to)")
             case .notNull:
                 throw FieldFailure(description: "\(table.typeName): \(named) must not be null")
-            case .other:
+            case .readOnly, .other:
                 throw FieldFailure(description: "\(table.typeName): \(failure.message)")
             }
         }

@@ -341,16 +341,16 @@ struct DataConnectEngine: Sendable {
                         + "one to run"))
         }
         let selected = Self.operation(in: document, named: operationName)
-        if let selected,
-            let refusal = Self.allowanceRefusal(DataVariableAllowance.allowances(of: selected), variables: variables)
-        {
-            return .failure(refusal)
-        }
         if readOnly, selected?.operation == .mutation {
             return .failure(
                 .denied(
                     ":executeGraphqlRead runs queries only; send the mutation"
                         + (selected?.name.map { " \($0.value)" } ?? "") + " to :executeGraphql"))
+        }
+        if let selected,
+            let refusal = Self.allowanceRefusal(DataVariableAllowance.allowances(of: selected), variables: variables)
+        {
+            return .failure(refusal)
         }
         if let caller = impersonating, let selected {
             let name = selected.name?.value ?? "the operation"

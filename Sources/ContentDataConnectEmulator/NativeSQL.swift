@@ -169,9 +169,7 @@ struct NativeSQL {
 
     /// PostgreSQL runs the text as written; a data change without `RETURNING` is counted by returning a 1 per row.
     ///
-    /// A `_select` runs under a savepoint made read-only (`SET LOCAL transaction_read_only`, which a transaction may
-    /// always turn on) and rolled back to after it, which ends the read-only setting with it, so that a mutation's
-    /// fields after it still write.
+    /// A `_select` runs in a read-only window (``PostgresTransaction/readOnly(_:)``).
     private func runOnPostgres(_ parameters: [DatabaseValue], in transaction: any SQLTransaction) async throws -> (
         rows: [Map], changes: Int
     ) {
@@ -181,23 +179,12 @@ struct NativeSQL {
         do {
             let fragment = SQLFragment(text: text, arguments: parameters, isNumbered: true)
             let records: [SQLRecord]
-            if isReadOnly {
-                try await transaction.execute(SQLFragment(text: "SAVEPOINT native_select"))
-                try await transaction.execute(SQLFragment(text: "SET LOCAL transaction_read_only = on"))
-                let outcome: Result<[SQLRecord], any Error>
+            if isReadOnly, let postgres = transaction as? PostgresTransaction {
                 do {
-                    outcome = .success(try await transaction.rows(fragment))
-                } catch {
-                    outcome = .failure(error)
-                }
-                try await transaction.execute(SQLFragment(text: "ROLLBACK TO SAVEPOINT native_select"))
-                try await transaction.execute(SQLFragment(text: "RELEASE SAVEPOINT native_select"))
-                // SQLSTATE 25006, read_only_sql_transaction: "cannot execute DELETE in a read-only transaction".
-                if case .failure(let failure as SQLFailure) = outcome, failure.message.contains("read-only transaction")
-                {
+                    records = try await postgres.readOnly { try await postgres.rows(fragment) }
+                } catch let failure as SQLFailure where failure.kind == .readOnly {
                     throw readOnlyRefusal
                 }
-                records = try outcome.get()
             } else {
                 records = try await transaction.rows(fragment)
             }

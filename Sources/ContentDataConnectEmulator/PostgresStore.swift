@@ -153,6 +153,38 @@ final class PostgresTransaction: SQLTransaction {
 
     /// A failure that ends the operation whatever field it happened in.
     var fatal: PostgresFailure? { fatalFailure.withLockedValue { $0 } }
+    /// One read-only window at a time: GraphQL runs sibling fields concurrently, and two windows interleaved on the one
+    /// connection would end each other's read-only setting.
+    private let readOnlyWindows = SerialLock()
+
+    /// Runs `body` read-only, also inside a transaction that writes: under a savepoint with
+    /// `transaction_read_only` on (which a transaction may always turn on), rolled back to afterwards, which ends the
+    /// setting with it, so that the operation's fields after it still write.
+    ///
+    /// - Parameter body: The statements.
+    /// - Returns: What `body` answers.
+    /// - Throws: What `body` throws, after the savepoint is rolled back to; a failure to roll back is named as such.
+    func readOnly<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await readOnlyWindows.withLock {
+            try await execute(SQLFragment(text: "SAVEPOINT read_only_window"))
+            let outcome: Result<T, any Error>
+            do {
+                try await execute(SQLFragment(text: "SET LOCAL transaction_read_only = on"))
+                outcome = .success(try await body())
+            } catch {
+                outcome = .failure(error)
+            }
+            do {
+                try await execute(SQLFragment(text: "ROLLBACK TO SAVEPOINT read_only_window"))
+                try await execute(SQLFragment(text: "RELEASE SAVEPOINT read_only_window"))
+            } catch {
+                throw SQLFailure(
+                    kind: .other, columns: [],
+                    message: "could not end a read-only window (\(error)); run the operation again")
+            }
+            return try outcome.get()
+        }
+    }
 
     func rows(_ sql: SQLFragment) async throws -> [SQLRecord] {
         do {
@@ -164,6 +196,7 @@ final class PostgresTransaction: SQLTransaction {
         }
     }
 
+    @discardableResult
     func execute(_ sql: SQLFragment) async throws -> Int {
         // The changed rows are counted from what the statement returns; PostgresNIO's row sequence does not carry the
         // command tag's count. The engine's own statements come here, never one with a RETURNING of its own.
@@ -185,6 +218,8 @@ final class PostgresTransaction: SQLTransaction {
             return SQLFailure(kind: .foreignKey, columns: [], message: failure.message)
         case .notNull:
             return SQLFailure(kind: .notNull, columns: failure.column.map { [$0] } ?? [], message: failure.message)
+        case .readOnly:
+            return SQLFailure(kind: .readOnly, columns: [], message: failure.message)
         case .other:
             return SQLFailure(kind: .other, columns: [], message: failure.message)
         }

@@ -16,7 +16,8 @@ struct SQLRecord: Sendable {
 /// A failure of a statement, in terms both engines share, so that resolvers word it the same whatever ran it.
 struct SQLFailure: Error, CustomStringConvertible {
     enum Kind: Equatable {
-        case unique, foreignKey, notNull, other
+        /// `readOnly`: a write in a read-only transaction (PostgreSQL's SQLSTATE 25006).
+        case unique, foreignKey, notNull, readOnly, other
     }
 
     var kind: Kind

@@ -21,6 +21,8 @@ public struct PostgresFailure: Error, CustomStringConvertible, Sendable {
         case foreignKey
         /// A NOT NULL constraint (23502).
         case notNull
+        /// A write in a read-only transaction (25006).
+        case readOnly
         /// Anything else the server said.
         case other
     }
@@ -60,6 +62,7 @@ public struct PostgresFailure: Error, CustomStringConvertible, Sendable {
         case "23505": kind = .unique
         case "23503": kind = .foreignKey
         case "23502": kind = .notNull
+        case "25006": kind = .readOnly
         case "28000", "28P01", "3D000": kind = .login
         case let code where code.hasPrefix("08") || code.hasPrefix("57P"): kind = .unavailable
         default: kind = .other

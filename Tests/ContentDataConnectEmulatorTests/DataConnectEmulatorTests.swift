@@ -535,6 +535,12 @@ struct DataConnectEmulatorTests {
             mutation misnamed($data: Movie_Data! @allow(fields: "title runtime")) @auth(level: PUBLIC) {
               movie_insert(data: $data)
             }
+            mutation chosenByClient($data: Movie_Data! @allow(fields: $f), $f: String!) @auth(level: PUBLIC) {
+              movie_insert(data: $data)
+            }
+            mutation noneAllowed($data: Movie_Data! @allow(fields: "title", maxCount: 0)) @auth(level: PUBLIC) {
+              movie_insert(data: $data)
+            }
 
             """#.utf8
         ).write(to: folder.appendingPathComponent("dataconnect/movies/bulk.gql"))
@@ -543,6 +549,8 @@ struct DataConnectEmulatorTests {
         #expect(notes.contains("bulk.gql:8:20"), "\(notes)")
         #expect(notes.contains("$data of type Movie_Data needs @allow(fields:"), "\(notes)")
         #expect(notes.contains("Movie_Data has no field runtime"), "\(notes)")
+        #expect(notes.contains("@allow of $data takes literal values"), "\(notes)")
+        #expect(notes.contains("maxCount 0: it must be at least 1"), "\(notes)")
         await emulator.shutDown()
         try await DataConnectHarness.run(workspace: folder) { client in
             let movie = #"{"title":"T","genre":"Bulk","releaseYear":2001}"#

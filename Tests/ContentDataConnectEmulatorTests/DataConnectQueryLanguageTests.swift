@@ -1340,11 +1340,18 @@ struct DataConnectQueryLanguageTests {
             let inMutation = try await client.graphql(
                 #"""
                 mutation {
-                  query { _selectFirst(sql: "\#(writing)") }
+                  query {
+                    first: _selectFirst(sql: "\#(writing)")
+                    second: _selectFirst(sql: "\#(writing)")
+                    count: _selectFirst(sql: "SELECT count(*) AS n FROM movie")
+                  }
                   moved: _execute(sql: "UPDATE movie SET genre = 'Space' WHERE genre = 'Sci-Fi'")
                 }
                 """#)
-            #expect(inMutation.text.contains("_selectFirst runs read-only"), "\(inMutation.text)")
+            // Sibling fields run side by side; each is refused, and the read beside them still reads.
+            #expect(
+                inMutation.text.components(separatedBy: "_selectFirst runs read-only").count == 3, "\(inMutation.text)")
+            #expect(inMutation.json?["data"]?["query"]?["count"]?["n"] != nil, "\(inMutation.text)")
             #expect(inMutation.json?["data"]?["moved"] == .number(JSONNumber(3)), "\(inMutation.text)")
             let count = try await client.data(#"query { movies(where: { genre: { eq: "Space" } }) { _count } }"#)
             #expect(count["movies"]?.arrayValue?.first?["_count"] == .number(JSONNumber(3)), "\(count)")

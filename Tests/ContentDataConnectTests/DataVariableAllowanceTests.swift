@@ -37,6 +37,8 @@ struct DataVariableAllowanceTests {
         #expect(problem("{ title }")?.contains("must follow a field name") == true)
         #expect(problem("title: String")?.contains("':'") == true)
         #expect(problem("1title")?.contains("is not a field name") == true)
+        #expect(problem("title reviews_on_movie { }")?.contains("selects no field") == true)
+        #expect(problem("title genre title")?.contains("title is named twice") == true)
         let deep = "a " + String(repeating: "{ a ", count: 40) + String(repeating: "} ", count: 40)
         #expect(problem(deep)?.contains("32 levels") == true)
     }
@@ -70,5 +72,8 @@ struct DataVariableAllowanceTests {
             ])
         ])
         #expect(two.violation(of: withReviews)?.contains("more than 2 entities") == true)
+        // Inside a field allowed whole, the objects are not checked but still counted.
+        let whole = try allowance("title reviews_on_movie", maxCount: 2)
+        #expect(whole.violation(of: withReviews)?.contains("raise maxCount in the operation") == true)
     }
 }
