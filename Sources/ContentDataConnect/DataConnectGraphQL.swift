@@ -76,7 +76,7 @@ package enum DataConnectGraphQL {
                 let input = context.schema.getType(name: typeName) as? GraphQLInputObjectType
             else { return .continue }
             let variable = "$" + definition.variable.name.value
-            guard let allow = definition.directives.first(where: { $0.name.value == "allow" }) else {
+            guard let allow = DataVariableAllowance.written(on: definition) else {
                 context.report(
                     error: GraphQLError(
                         message: "\(variable) of type \(typeName) needs @allow(fields: \"…\"), naming the fields a "
@@ -87,14 +87,14 @@ package enum DataConnectGraphQL {
             }
             // GraphQL's own rules report a missing `fields` and a value of the wrong type, but not a variable, which
             // would leave the service nothing to check a request against before it has the request.
-            let fieldsValue = allow.arguments.first { $0.name.value == "fields" }?.value
-            let countValue = allow.arguments.first { $0.name.value == "maxCount" }?.value
+            let fieldsValue = allow.fields
+            let countValue = allow.maxCount
             guard fieldsValue.map({ $0 is StringValue }) ?? true, countValue.map({ $0 is IntValue }) ?? true else {
                 context.report(
                     error: GraphQLError(
                         message: "@allow of \(variable) takes literal values, not variables: write the fields and "
                             + "maxCount in the operation",
-                        nodes: [allow]))
+                        nodes: [allow.directive]))
                 return .continue
             }
             if let count = countValue as? IntValue, (Int(count.value) ?? 1) < 1 {

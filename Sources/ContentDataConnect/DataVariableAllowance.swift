@@ -101,15 +101,23 @@ package struct DataVariableAllowance: Sendable, Equatable {
     /// - Returns: Its allowances, in declaration order.
     package static func allowances(of operation: OperationDefinition) -> [DataVariableAllowance] {
         operation.variableDefinitions.compactMap { definition in
-            guard let allow = definition.directives.first(where: { $0.name.value == "allow" }),
-                let text = allow.arguments.first(where: { $0.name.value == "fields" })?.value as? StringValue,
+            guard let allow = written(on: definition), let text = allow.fields as? StringValue,
                 case .success(let fields) = parse(text.value)
             else { return nil }
-            let count = allow.arguments.first { $0.name.value == "maxCount" }?.value as? IntValue
+            let count = allow.maxCount as? IntValue
             return DataVariableAllowance(
                 variable: definition.variable.name.value, fieldsText: text.value, fields: fields,
                 maxCount: count.flatMap { Int($0.value) } ?? defaultMaxCount)
         }
+    }
+
+    /// The `@allow` of a variable definition and its arguments as written, or `nil` when it has none.
+    package static func written(on definition: VariableDefinition) -> (
+        directive: Directive, fields: (any Value)?, maxCount: (any Value)?
+    )? {
+        guard let allow = definition.directives.first(where: { $0.name.value == "allow" }) else { return nil }
+        func argument(_ name: String) -> (any Value)? { allow.arguments.first { $0.name.value == name }?.value }
+        return (allow, argument("fields"), argument("maxCount"))
     }
 
     /// Why a value of the variable is refused, or `nil` when it fits.
