@@ -436,6 +436,7 @@ let package = Package(
             name: "ContentBackendResourceTests",
             dependencies: [
                 "ContentBackendResource", "ContentResourceCommands", "ContentCore", "ContentJSON", "ContentTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

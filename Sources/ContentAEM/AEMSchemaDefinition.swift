@@ -153,7 +153,7 @@ package enum AEMSchemaDefinition {
           width: Int
           preferWebp: Boolean
         }
-        input AssetTransformCrop { xOrigin: Int, yOrigin: Int, width: Int, height: Int }
+        input AssetTransformCrop { xOrigin: Int!, yOrigin: Int!, width: Int, height: Int }
         input AssetTransformSize { width: Int, height: Int }
 
         """

@@ -86,11 +86,11 @@ extension AEMEmulator {
         guard parts.count == 4, parts[0] == "content", parts[1] == "cq:graphql" || parts[1] == "_cq_graphql",
             parts[3] == "endpoint.json"
         else {
-            return Self.text(status: .notFound, "No suitable endpoint found.")
+            return servletError()
         }
         let configuration = String(parts[2])
         guard try store.configurations().contains(configuration) || configuration == "global" else {
-            return Self.text(status: .notFound, "No suitable endpoint found.")
+            return servletError()
         }
         guard request.declaresJSON else {
             return Self.json(
@@ -153,9 +153,16 @@ extension AEMEmulator {
             parts[3] == "endpoint.GQLschema",
             try store.configurations().contains(String(parts[2])) || parts[2] == "global"
         else {
-            return Self.text(status: .notFound, "No suitable endpoint found.")
+            return servletError()
         }
-        return Self.text(status: .ok, printSchema(schema: engine.schema))
+        // AEM sends it as `Content-type: text/x-graphql-schema;charset=iso-8859-1` (Adobe, "GraphQL API for use with
+        // Content Fragments"), so it is encoded so: a character Latin-1 lacks becomes `?`, as Java's encoder writes it.
+        let latin1 = printSchema(schema: engine.schema).unicodeScalars.map { scalar in
+            scalar.value <= 0xFF ? UInt8(truncatingIfNeeded: scalar.value) : UInt8(ascii: "?")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/x-graphql-schema;charset=iso-8859-1"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: latin1)))
     }
 
     /// A placeholder image of the type the path's extension names.

@@ -212,7 +212,7 @@ public struct AEMEmulator: Sendable {
         let parts = address.split(separator: "/", maxSplits: 1)
         guard parts.count == 2 else {
             // A configuration without a query name: the servlet finds no endpoint, as for an unknown configuration.
-            return Self.text(status: .notFound, "No suitable endpoint found.")
+            return servletError()
         }
         let configuration = String(parts[0])
         let name = String(parts[1])
@@ -223,22 +223,17 @@ public struct AEMEmulator: Sendable {
         let stored: AEMWorkspace.PersistedQuery?
         do {
             guard try store.configurations().contains(configuration) else {
-                return Self.text(status: .notFound, "No suitable endpoint found.")
+                return servletError()
             }
             stored = try store.persistedQuery(configuration: configuration, name: name)
         } catch {
             return json(status: .internalServerError, ["message": .string("\(error)")])
         }
         guard let stored else {
-            return json(
-                status: .notFound,
-                [
-                    "message": .string(
-                        "PersistenceError: persisted query \(configuration)/\(name) not found"
-                    ),
-                    "errorType": .string("PersistenceError"),
-                ]
-            )
+            return servletError(
+                type: "PersistenceError", message: "Could not find Persisted Query",
+                details: "Configuration: '\(configuration)' and Query Name: '\(name)' does not resolve to an existing "
+                    + "Persistent Query")
         }
         var variables = posted ?? JSONObject()
         // Checked once (or taken from the documents already checked): read here for the declared variables, then run.
@@ -353,8 +348,8 @@ public struct AEMEmulator: Sendable {
     private func list(configuration: String?, request: Request) -> Response {
         do {
             let queries = try store.persistedQueries(configuration: configuration)
-            if let configuration, queries.isEmpty {
-                return Self.text(status: .notFound, "No suitable endpoint found for \(configuration).")
+            if configuration != nil, queries.isEmpty {
+                return servletError()
             }
             var groups: [(String, [JSONValue])] = []
             for query in queries {
@@ -413,6 +408,24 @@ public struct AEMEmulator: Sendable {
     /// A response's status and headers, for `HEAD`.
     static func headOnly(_ response: Response) -> Response {
         Response(status: response.status, headers: response.headers)
+    }
+
+    /// A failure of the GraphQL servlet, in AEM's `{"errors": [{errorType, message, details}]}` form, which
+    /// aem-headless-client-js reads as an API error.
+    ///
+    /// A configuration with no endpoint is answered `{"errors":[{"errorType":"ServletError","message":"Internal
+    /// Servlet Failure","details":"No suitable endpoint found."}]}` (adobe/aem-guides-wknd#248, an AEM SDK of 2021-05);
+    /// that report does not give the status, so it stays 404, as for an unknown query. An unknown persisted query is
+    /// a `PersistenceError` "Could not find Persisted Query" naming the configuration and the query
+    /// (adobe/aem-guides-wknd#368, on AEM 6.5).
+    func servletError(
+        status: HTTPResponse.Status = .notFound, type: String = "ServletError",
+        message: String = "Internal Servlet Failure", details: String = "No suitable endpoint found."
+    ) -> Response {
+        let error: JSONObject = [
+            "errorType": .string(type), "message": .string(message), "details": .string(details),
+        ]
+        return json(status: status, ["errors": .array([.object(error)])] as JSONObject)
     }
 
     static func text(status: HTTPResponse.Status, _ text: String) -> Response {

@@ -24,15 +24,19 @@ struct AssetTransform: Sendable, Hashable {
         width = map["width"].int
         quality = map["quality"].int
         preferWebp = map["preferWebp"].bool
+        // For a frame and a dimension, "if width or height is omitted then the height or width is used as the same
+        // value" (Adobe, "GraphQL API for use with Content Fragments", Structure of the Transformation Request); the
+        // schema requires a frame's origin.
+        func square(_ value: Map) -> String {
+            let width = value["width"].int ?? value["height"].int ?? 0
+            return "\(width),\(value["height"].int ?? width)"
+        }
         let crop = map["crop"]
         if case .dictionary = crop {
-            let parts = ["xOrigin", "yOrigin", "width", "height"].map { crop[$0].int.map(String.init) ?? "0" }
-            geometry.append("crop=" + parts.joined(separator: ","))
+            geometry.append("crop=\(crop["xOrigin"].int ?? 0),\(crop["yOrigin"].int ?? 0)," + square(crop))
         }
         let size = map["size"]
-        if case .dictionary = size {
-            geometry.append("size=\(size["width"].int ?? 0),\(size["height"].int ?? 0)")
-        }
+        if case .dictionary = size { geometry.append("size=" + square(size)) }
         if let rotation = map["rotation"].string { geometry.append("rotate=" + rotation.dropFirst()) }
         switch map["flip"].string {
         case "HORIZONTAL": geometry.append("flip=h")

@@ -37,7 +37,11 @@ extension AEMBackend {
     /// - Returns: The result.
     /// - Throws: ``AEMError`` and transport failures.
     public func executeAdHoc(query: String, variables: JSONObject) async throws -> ContentResult {
-        let url = "\(base)/content/cq:graphql/\(queryConfiguration)/endpoint.json"
+        // The `_cq_graphql` spelling: it is the one Adobe documents for apps ("GraphQL endpoints": "your app can
+        // use the following path in the request URL: /content/_cq_graphql/global/endpoint.json") and the one the
+        // default Dispatcher filters let through (`/url "/content/_cq_graphql/*/endpoint.json"`); `cq:graphql` is the
+        // repository node's own name, refused on a publish tier behind a Dispatcher.
+        let url = "\(base)/content/_cq_graphql/\(queryConfiguration)/endpoint.json"
         let body: JSONValue = .object(["query": .string(query), "variables": .object(variables)])
         return try await post(url, body: body, persisted: "\(queryConfiguration) endpoint", retryable: true)
     }

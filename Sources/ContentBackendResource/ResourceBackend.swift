@@ -12,6 +12,9 @@ public struct ResourceBackend: ContentBackend {
     package let configuration: ResourceConfiguration
     package let context: BackendContext
     package let tokens: AccessTokenSource?
+    /// The grant `tokens` uses, kept to ask for another scope when a resource's challenge names one.
+    private let grant: ClientCredentialsGrant?
+    private let environment: [String: String]
 
     /// Creates a backend.
     ///
@@ -34,6 +37,7 @@ public struct ResourceBackend: ContentBackend {
         self.name = name
         self.configuration = configuration
         self.context = context
+        self.environment = environment
         if let auth = configuration.auth, auth.type == .oauthClientCredentials {
             guard let tokenURL = auth.tokenURL, let clientID = auth.clientId, let secret = auth.clientSecret?.value
             else {
@@ -42,12 +46,14 @@ public struct ResourceBackend: ContentBackend {
                     description: "backend '\(name)': auth type oauth-client-credentials needs tokenURL, clientId "
                         + "and clientSecret")
             }
+            let grant = ClientCredentialsGrant(
+                tokenURL: Self.resolve(tokenURL, against: configuration.url), clientID: clientID,
+                clientSecret: secret, scope: auth.scope)
+            self.grant = grant
             tokens = AccessTokenSource(
-                grant: ClientCredentialsGrant(
-                    tokenURL: Self.resolve(tokenURL, against: configuration.url), clientID: clientID,
-                    clientSecret: secret, scope: auth.scope),
-                transport: context.transport, redactor: context.redactor, environment: environment)
+                grant: grant, transport: context.transport, redactor: context.redactor, environment: environment)
         } else {
+            grant = nil
             tokens = nil
         }
     }
@@ -69,23 +75,60 @@ public struct ResourceBackend: ContentBackend {
         return try Self.result(of: response, items: nil)
     }
 
-    /// Sends a request; with OAuth, a 401 fetches a new token and sends it once more.
+    /// Sends a request; with OAuth, answers a resource's challenge as MobileFirst's `WLResourceRequest` does.
+    ///
+    /// A 401 `WWW-Authenticate: Bearer` fetches a new token and sends once more; a 403 `Bearer
+    /// error="insufficient_scope", scope="…"` fetches a token for the scope the header names and sends once more
+    /// (Developer Center, "Confidential clients": "extract the required scope from the 403 response and request a
+    /// new token for this scope"; the web and Android SDKs do the same). A 401 or 403 without a Bearer challenge,
+    /// from a proxy say, is answered as it is, as the SDKs answer it.
     ///
     /// - Parameter request: The request.
     /// - Returns: The response, whatever its status.
     /// - Throws: ``ResourceError``, or a transport failure.
     public func send(_ request: ResourceRequest) async throws -> HTTPTransportResponse {
         // Credentials go only to the configured origin, never to another host named by an absolute URL.
+        guard let tokens, sendsCredentials(to: request.target) else {
+            return try await context.transport.send(try httpRequest(request))
+        }
         do {
-            let token = sendsCredentials(to: request.target) ? try await tokens?.accessToken() : nil
-            let response = try await context.transport.send(try httpRequest(request, bearer: token))
-            guard response.status == 401, let tokens, let token else { return response }
-            context.logger.info("401 with a cached token: fetching a new one from the token endpoint and retrying once")
-            let fresh = try await tokens.accessToken(replacing: token)
-            return try await context.transport.send(try httpRequest(request, bearer: fresh))
+            var token = try await tokens.accessToken()
+            var response = try await context.transport.send(try httpRequest(request, bearer: token))
+            if response.status == 401, Self.isBearerChallenge(response) {
+                context.logger.info(
+                    "401 with a cached token: fetching a new one from the token endpoint and retrying once")
+                token = try await tokens.accessToken(replacing: token)
+                response = try await context.transport.send(try httpRequest(request, bearer: token))
+            }
+            if response.status == 403, let grant, let scope = Self.challengedScope(response), scope != grant.scope {
+                context.logger.info("403 insufficient_scope: fetching a token for scope \"\(scope)\" and retrying once")
+                var scoped = grant
+                scoped.scope = scope
+                let source = AccessTokenSource(
+                    grant: scoped, transport: context.transport, redactor: context.redactor, environment: environment)
+                token = try await source.accessToken()
+                response = try await context.transport.send(try httpRequest(request, bearer: token))
+            }
+            return response
         } catch let error as TokenEndpointError {
             throw ResourceError(kind: .token, description: error.description)
         }
+    }
+
+    /// Whether a refusal is an OAuth challenge: its `WWW-Authenticate` names the Bearer scheme (the SDKs look for
+    /// `Bearer` in the header).
+    static func isBearerChallenge(_ response: HTTPTransportResponse) -> Bool {
+        response.headers["WWW-Authenticate"]?.range(of: "bearer", options: .caseInsensitive) != nil
+    }
+
+    /// The scope a 403 challenge says a token must carry: `Bearer error="insufficient_scope", scope="…"`.
+    static func challengedScope(_ response: HTTPTransportResponse) -> String? {
+        guard isBearerChallenge(response), let challenge = response.headers["WWW-Authenticate"],
+            challenge.contains("insufficient_scope"),
+            let scope = challenge.split(separator: "scope=\"").dropFirst().first?.split(separator: "\"").first,
+            !scope.isEmpty
+        else { return nil }
+        return String(scope)
     }
 
     /// The HTTP request for a resource request; `--dry-run` prints it.
@@ -209,10 +252,10 @@ public struct ResourceBackend: ContentBackend {
         case 403:
             // MobileFirst names the scope a resource needs in its challenge: Bearer error="insufficient_scope",
             // scope="…".
-            if let challenge = response.headers["WWW-Authenticate"], challenge.contains("insufficient_scope"),
-                let scope = challenge.split(separator: "scope=\"").dropFirst().first?.split(separator: "\"").first
-            {
-                hint = "; the token lacks scope \"\(scope)\", which this resource needs: set the backend's auth scope"
+            if let scope = challengedScope(response) {
+                hint =
+                    "; the token lacks scope \"\(scope)\", which this resource needs: set the backend's auth "
+                    + "scope to it, and allow it to the confidential client"
             } else {
                 hint = "; the credentials lack the scope or role this resource needs"
             }

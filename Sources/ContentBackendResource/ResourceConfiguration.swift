@@ -26,13 +26,15 @@ public struct ResourceConfiguration: Decodable, Sendable {
         public var password: Secret?
         /// Bearer token.
         public var token: Secret?
-        /// The OAuth token endpoint, absolute or relative to `url` (MobileFirst's is `/mfp/api/az/v1/token`).
+        /// The OAuth token endpoint, absolute or relative to `url`: under `https://host/mfp/api`, MobileFirst's
+        /// `/az/v1/token`.
         public var tokenURL: String?
         /// The OAuth confidential client's id.
         public var clientId: String?
         /// The OAuth confidential client's secret.
         public var clientSecret: Secret?
-        /// The OAuth scope to ask for.
+        /// The OAuth scope to ask for; without it the server applies its default (`RegisteredClient`), and a 403
+        /// naming the scope a resource needs fetches a token for that scope.
         public var scope: String?
     }
 

@@ -63,7 +63,8 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     public var body: [UInt8]?
     /// Whether the transport may retry; defaults to the method's idempotency.
     public var isRetryable: Bool
-    /// A deadline for this exchange, retries and redirects included, shorter than the configured one.
+    /// How long this exchange may take, retries and redirects included, in place of the configured timeout
+    /// (longer or shorter).
     public var timeout: Duration?
 
     /// Creates a request.
@@ -74,7 +75,7 @@ public struct HTTPTransportRequest: Sendable, Hashable {
     ///   - headers: Header fields.
     ///   - body: The body.
     ///   - isRetryable: Whether retrying is safe; `nil` means "if the method is idempotent".
-    ///   - timeout: A deadline for this exchange, when shorter than the configured one.
+    ///   - timeout: How long this exchange may take, in place of the configured timeout.
     public init(
         method: Method = .get,
         url: String,

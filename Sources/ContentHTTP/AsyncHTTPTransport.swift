@@ -48,7 +48,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
             redirectConfiguration: .disallow,
             timeout: .init(
                 connect: .nanoseconds(settings.connectTimeout.nanoseconds),
-                read: .nanoseconds(settings.readTimeout.nanoseconds))
+                // A read timeout no shorter than the whole request's adds nothing to the deadline each request
+                // carries, and would cut short a request whose own timeout is longer (`--timeout 2m`).
+                read: settings.readTimeout < settings.totalTimeout
+                    ? .nanoseconds(settings.readTimeout.nanoseconds) : nil)
         )
         // A command-line run should fail fast on a refused connection; ``RetryPolicy`` decides about retries.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -81,7 +84,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let clock = ContinuousClock()
         let start = clock.now
-        let deadline = start + min(settings.totalTimeout, request.timeout ?? settings.totalTimeout)
+        // A request's own timeout is used as given, longer or shorter than the default, as the SDKs'
+        // `WLResourceRequest(url, method, timeout)` uses it.
+        let deadline = start + (request.timeout ?? settings.totalTimeout)
         var current = request
         var redirects = 0
         var retries = 0

@@ -14,8 +14,8 @@ struct RequestCommand: AsyncParsableCommand {
             Examples:
               content request /adapters/JavaAdapter/users
               content request /adapters/JavaAdapter/users/{id} --path id=2
-              content request POST /adapters/JavaAdapter/users \\
-                --form name=Ada --form email=ada@example.com
+              content request /adapters/JavaAdapter/users \\
+                --form name=Ada --form email=ada@example.com       # POST
               content request PUT /adapters/JavaAdapter/users/2 --json '{"name":"Grace"}'
               content request /adapters/JSAdapter/greet --params '["Ada"]'
               content request /adapters/Binary/bytes --query size=1024 -O bytes.bin
@@ -35,7 +35,10 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: ArgumentHelp("GET (default), POST, PUT, DELETE, PATCH or HEAD; then the path or URL."))
+    @Argument(
+        help: ArgumentHelp(
+            "GET (default; POST with --form, --json or --data), POST, PUT, DELETE, PATCH or HEAD; then the path or URL."
+        ))
     var words: [String] = []
 
     @Option(help: ArgumentHelp("The resource backend to use, when several are configured.", valueName: "name"))
@@ -101,6 +104,13 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let bodies = [json != nil, data != nil, !formFields.isEmpty].filter { $0 }.count
         if bodies > 1 { throw ValidationError("give one body: --form, --json or --data") }
+        // WLResourceRequest sends no body on GET (`xhr.send(method === 'GET' ? null : …)`), so a body there would
+        // reach this server and not the SDK's: refused rather than sent.
+        if bodies == 1, words.count == 2, ["GET", "HEAD"].contains(words[0].uppercased()) {
+            throw ValidationError(
+                "\(words[0].uppercased()) sends no body: use POST or PUT for --form, --json or --data, or --query for "
+                    + "parameters")
+        }
         for header in headers { _ = try Self.header(header) }
         if let timeout, ConfigDuration(parsing: timeout) == nil {
             throw ValidationError("--timeout takes a duration such as 5s or 500ms, got '\(timeout)'")
@@ -115,7 +125,9 @@ struct RequestCommand: AsyncParsableCommand {
 
     /// The request the flags describe.
     func request() throws -> ResourceRequest {
-        let method = words.count == 2 ? HTTPTransportRequest.Method(rawValue: words[0]) : .get
+        let hasBody = json != nil || data != nil || !formFields.isEmpty
+        // Without a method, a body makes the request a POST, as curl -d and gh api -f do.
+        let method = words.count == 2 ? HTTPTransportRequest.Method(rawValue: words[0]) : hasBody ? .post : .get
         let target = words.last ?? "/"
         var body: ResourceRequest.Body?
         if !formFields.isEmpty { body = .form(try formFields.map { try Self.pair($0, flag: "--form") }) }

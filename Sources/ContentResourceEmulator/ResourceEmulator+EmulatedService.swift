@@ -7,8 +7,9 @@ extension ResourceEmulator: EmulatedService {
     public static let name = "resource"
     /// The built-in sample of `content request`.
     public static let sampleBackendType: String? = "resource"
-    /// MobileFirst's development server port.
-    public static let defaultPort = 10080
+    /// The port of MobileFirst's development server (`http://localhost:9080/mfp/api/az/v1/token`, Developer Center,
+    /// "Confidential clients"), so an app set up for one reaches the other.
+    public static let defaultPort = 9080
     /// What a workspace holds for the sample adapters.
     public static let workspaceDescription = "resource/"
     /// `HEAD` answers wherever `GET` does, as a MobileFirst server's does.

@@ -17,9 +17,9 @@ internal import NIOCore
 ///   the single-quoted literal MobileFirst's tutorials send; in the query on GET, in the form or the query on
 ///   POST): `greet`, `add`, `getUsers`.
 /// - `/mfp/api/adapters/Binary/bytes?size=N` and `POST …/Binary/echo`: bytes, byte for byte.
-/// - `/mfp/api/adapters/SecureAdapter/balance`: needs a bearer token from the token endpoint with scope `accounts`,
-///   as `@OAuthSecurity(scope = "accounts")` would; the other adapters are open, as `@OAuthSecurity(enabled = false)`
-///   makes a resource.
+/// - `/mfp/api/adapters/SecureAdapter/balance`: needs a bearer token from the token endpoint with scope
+///   `RegisteredClient accounts`, as `@OAuthSecurity(scope = "accounts")` would; the other adapters are open, as
+///   `@OAuthSecurity(enabled = false)` makes a resource.
 /// - `/mfp/api/adapters/Slow/wait?ms=N` and `/mfp/api/adapters/Redirect/to?url=U`: for timeouts and redirects.
 ///
 /// An answer over 20 KB is gzipped for a client that accepts gzip (``LargeResponseCompression``).
@@ -133,21 +133,28 @@ public struct ResourceEmulator: Sendable {
         guard let client = clients.first(where: { $0.clientId == clientID && $0.clientSecret == secret }) else {
             return Self.json(.unauthorized, ["error": .string("invalid_client")])
         }
-        let asked = form["scope"]?.split(separator: " ").map(String.init) ?? []
-        let allowed = client.scopes ?? []
+        // Without a scope the token gets the default one, RegisteredClient ("omit this parameter to apply the
+        // default scope (RegisteredClient)", Developer Center, "Confidential clients").
+        let words = form["scope"]?.split(separator: " ").map(String.init) ?? []
+        let asked = words.isEmpty ? [Self.registeredClient] : words
+        // Every confidential client is a registered one, so RegisteredClient is granted whatever its allowed scope
+        // lists; the Developer Center does not say so in as many words, but a 403 asks every client for it.
+        let allowed = (client.scopes ?? []) + [Self.registeredClient]
         if let missing = asked.first(where: { element in allowed.contains { Self.allows($0, element) } == false }) {
             return Self.json(.badRequest, ["error": .string("invalid_scope"), "scope": .string(missing)])
         }
         let lifetime = workspace.oauth?.tokenLifetime?.duration.components.seconds ?? 3600
         let value = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        state.withLockedValue {
-            $0.tokens[value] = (client.clientId, asked, Date().addingTimeInterval(TimeInterval(lifetime)))
-        }
+        let expires = Date().addingTimeInterval(TimeInterval(lifetime))
+        state.withLockedValue { $0.tokens[value] = (client.clientId, asked, expires) }
+        // The whole seconds left once the token is stored: MobileFirst's answer for its default hour is
+        // `"expires_in": 3599` (Developer Center, "Confidential clients"; the corpus's facts).
+        let left = max(0, Int(expires.timeIntervalSinceNow.rounded(.down)))
         var response = Self.json(
             .ok,
             [
                 "access_token": .string(value), "token_type": .string("Bearer"),
-                "expires_in": .number(JSONNumber(Int(lifetime))), "scope": .string(asked.joined(separator: " ")),
+                "expires_in": .number(JSONNumber(left)), "scope": .string(asked.joined(separator: " ")),
             ])
         // A token response is not to be kept by a cache (RFC 6749, 5.1; MobileFirst's own answer carries both).
         response.headers[.cacheControl] = "no-store"
@@ -183,8 +190,12 @@ public struct ResourceEmulator: Sendable {
         return response
     }
 
-    /// The scope SecureAdapter's resources are protected by.
-    static let secureScope = "accounts"
+    /// The reserved scope element every protected resource needs besides its own: MobileFirst's challenge names it
+    /// first (`scope="RegisteredClient a b"`, Developer Center, "Confidential clients").
+    static let registeredClient = "RegisteredClient"
+
+    /// The scope SecureAdapter's resources are protected by, as `@OAuthSecurity(scope = "accounts")` makes it.
+    static let secureScope = [registeredClient, "accounts"]
 
     /// The balance, for a token with the resource's scope.
     ///
@@ -200,9 +211,10 @@ public struct ResourceEmulator: Sendable {
         guard let grant, grant.expires > Date() else {
             return Self.challenge(.unauthorized, "Bearer error=\"invalid_token\"", error: "invalid_token")
         }
-        guard grant.scopes.contains(Self.secureScope) else {
+        guard Self.secureScope.allSatisfy(grant.scopes.contains) else {
             return Self.challenge(
-                .forbidden, "Bearer error=\"insufficient_scope\", scope=\"\(Self.secureScope)\"",
+                .forbidden,
+                "Bearer error=\"insufficient_scope\", scope=\"\(Self.secureScope.joined(separator: " "))\"",
                 error: "insufficient_scope")
         }
         return Self.json(.ok, ["client": .string(grant.client), "balance": .number(JSONNumber(text: "1024.5"))])

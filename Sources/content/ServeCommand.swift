@@ -53,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
                             `content request`: JavaAdapter users CRUD and echo, JSAdapter
                             procedures taking params, binary bytes, an OAuth
                             client-credentials token endpoint (az/v1/token) and a
-                            protected SecureAdapter (--resource-port, default 10080).
+                            protected SecureAdapter (--resource-port, default 9080).
 
             It listens on loopback unless --host says otherwise and prints its URLs on stderr. Ctrl-C \
             (exit 130) or SIGTERM (exit 0) stops it cleanly. A port in use \
@@ -99,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("resource-port"),
         help: ArgumentHelp("The sample adapters' port; 0 picks a free one.", valueName: "port")
     )
-    var resourcePort: Int = 10080
+    var resourcePort: Int = 9080
 
     @Option(
         help: ArgumentHelp(

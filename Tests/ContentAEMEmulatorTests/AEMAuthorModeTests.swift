@@ -178,6 +178,7 @@ struct AEMAuthorModeTests {
             let schema = try await client.get("/content/cq:graphql/wknd-shared/endpoint.GQLschema")
             #expect(schema.status == 200)
             #expect(schema.text.contains("type QueryType {") && schema.text.contains("union Reference ="))
+            #expect(schema.header("Content-Type") == "text/x-graphql-schema;charset=iso-8859-1")
             let nowhere = try await client.get("/content/cq:graphql/nope/endpoint.GQLschema")
             #expect(nowhere.status == 404)
         }

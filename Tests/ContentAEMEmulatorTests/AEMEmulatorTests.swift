@@ -175,14 +175,27 @@ struct AEMEmulatorTests {
         try await AEMHarness.run { client in
             let unknownQuery = try await client.get("/graphql/execute.json/wknd-shared/no-such-query")
             #expect(unknownQuery.status == 404)
-            #expect(unknownQuery.json?["errorType"] == .string("PersistenceError"))
+            let persistence = unknownQuery.json?["errors"]?.arrayValue?.first
+            #expect(persistence?["errorType"] == .string("PersistenceError"))
+            #expect(persistence?["message"] == .string("Could not find Persisted Query"))
+            #expect(
+                persistence?["details"]
+                    == .string(
+                        "Configuration: 'wknd-shared' and Query Name: 'no-such-query' does not resolve to an existing "
+                            + "Persistent Query"))
+            let servletError =
+                #"{"errors":[{"errorType":"ServletError","message":"Internal Servlet Failure","details":"#
+                + #""No suitable endpoint found."}]}"#
             let unknownConfig = try await client.get("/graphql/execute.json/no-such-config/adventures-all")
             #expect(unknownConfig.status == 404)
-            #expect(unknownConfig.text == "No suitable endpoint found.")
-            // A configuration without a query name finds no endpoint either.
-            let noName = try await client.get("/graphql/execute.json/wknd-shared")
-            #expect(noName.status == 404)
-            #expect(noName.text == "No suitable endpoint found.")
+            #expect(unknownConfig.text == servletError)
+            // A configuration without a query name finds no endpoint either, nor does a list of one without queries.
+            for path in ["/graphql/execute.json/wknd-shared", "/graphql/list.json/no-such-config"] {
+                let noEndpoint = try await client.get(path)
+                #expect(noEndpoint.status == 404, "\(path)")
+                #expect(noEndpoint.text == servletError, "\(path)")
+                #expect(noEndpoint.header("Content-Type")?.hasPrefix("application/json") == true, "\(path)")
+            }
             let missingVariable = try await client.get("/graphql/execute.json/wknd-shared/adventure-by-slug")
             #expect(missingVariable.status == 200)
             #expect(missingVariable.json?["errors"]?.arrayValue?.isEmpty == false)

@@ -327,6 +327,14 @@ struct AEMSchemaBehaviourTests {
               rotation: R90, flip: HORIZONTAL_AND_VERTICAL}) { item { primaryImage { ... on ImageRef { _dynamicUrl } } } } }
             """,
             "noFormat": "{ adventureByPath(_path: \"\(path)\", _assetTransform: {width: 400}) { item { title } } }",
+            "squared": """
+            { adventureByPath(_path: "\(path)", _assetTransform: {format: JPG, crop: {xOrigin: 5, yOrigin: 6, height: 70},
+              size: {width: 150}}) { item { primaryImage { ... on ImageRef { _dynamicUrl } } } } }
+            """,
+            "noOrigin": """
+            { adventureByPath(_path: "\(path)", _assetTransform: {format: JPG, crop: {width: 10, height: 10}}) {
+              item { title } } }
+            """,
         ])
         func url(_ key: String) -> String? {
             answers[key]?["data"]?["adventureByPath"]?["item"]?["primaryImage"]?["_dynamicUrl"]?.stringValue
@@ -339,8 +347,14 @@ struct AEMSchemaBehaviourTests {
             url("shaped")?.hasSuffix(
                 "/bali.webp?width=400&crop=10,20,300,200&size=150,100&rotate=90&flip=hv&quality=60") == true,
             "\(String(describing: url("shaped")))")
-        // `format` is required, as on AEM.
+        // A dimension left out is the other one; `format` and a frame's origin are required, as on AEM.
+        #expect(
+            url("squared")?.hasSuffix("/adobestock-175749320.jpg?crop=5,6,70,70&size=150,150&quality=80") == true,
+            "\(String(describing: url("squared")))")
         #expect(answers["noFormat"]?["errors"] != nil)
+        #expect(
+            answers["noOrigin"]?["errors"]?.jsonText.contains("xOrigin") == true,
+            "\(answers["noOrigin"]?.jsonText ?? "")")
     }
 
     @Test func referencesLoadOnlyWhenSelectedSoCyclesStayCheap() async throws {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import ContentCore
 import ContentJSON
 import ContentTesting
@@ -54,9 +55,12 @@ private enum Fixture {
             }
             let header = request.headers["Authorization"] ?? ""
             let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
-            return accepts(token)
-                ? respond(200, #"{"client":"content-sample","balance":1024.5}"#, to: request)
-                : respond(401, #"{"error":"invalid_token"}"#, to: request)
+            guard accepts(token) else {
+                var refusal = respond(401, #"{"error":"invalid_token"}"#, to: request)
+                refusal.headers["WWW-Authenticate"] = #"Bearer error="invalid_token""#
+                return refusal
+            }
+            return respond(200, #"{"client":"content-sample","balance":1024.5}"#, to: request)
         }
     }
 
@@ -503,6 +507,95 @@ struct ResourceBackendTests {
         #expect(tokenRequests(transport).count == 2)
         let error = failure { try ResourceBackend.requireSuccess(response, redactor: Redactor()) }
         #expect(error?.kind == ResourceError.Kind.httpStatus(401))
+    }
+
+    @Test func a401WithoutABearerChallengeIsNotAnsweredWithANewToken() async throws {
+        // A 401 from something in front of the adapter (a proxy asking for Basic) is no OAuth challenge: the SDKs
+        // look for Bearer in WWW-Authenticate before they fetch a token.
+        let (backend, transport) = try makeBackend(Fixture.oauth) { request in
+            if request.url.hasSuffix("/token") {
+                return Fixture.respond(200, #"{"access_token":"token-1","expires_in":3600}"#, to: request)
+            }
+            var refusal = Fixture.respond(401, "proxy login", type: "text/plain", to: request)
+            refusal.headers["WWW-Authenticate"] = #"Basic realm="proxy""#
+            return refusal
+        }
+        let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+        #expect(response.status == 401)
+        #expect(tokenRequests(transport).count == 1)
+        #expect(resourceRequests(transport).count == 1)
+    }
+
+    /// A token endpoint that hands out `scoped:<scope>` tokens, and a resource that needs `RegisteredClient accounts`
+    /// and says so in its 403 challenge, as a MobileFirst server does.
+    private static func scopedServer(_ request: HTTPTransportRequest) -> HTTPTransportResponse {
+        if request.url.hasSuffix("/token") {
+            let form = String(decoding: request.body ?? [], as: UTF8.self)
+            let scope = form.split(separator: "&").first { $0.hasPrefix("scope=") }.map { $0.dropFirst(6) } ?? ""
+            let token = "scoped:" + (String(scope).removingPercentEncoding ?? "")
+            return Fixture.respond(200, #"{"access_token":"\#(token)","expires_in":3599}"#, to: request)
+        }
+        guard request.headers["Authorization"] == "Bearer scoped:RegisteredClient accounts" else {
+            var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
+            refusal.headers["WWW-Authenticate"] =
+                #"Bearer error="insufficient_scope", scope="RegisteredClient accounts""#
+            return refusal
+        }
+        return Fixture.respond(200, #"{"balance":1024.5}"#, to: request)
+    }
+
+    @Test func a403NamingAScopeFetchesATokenForThatScopeAndRetriesOnce() async throws {
+        for configured in [", \"scope\":\"accounts\"", ""] {
+            let configuration = Fixture.oauth.replacingOccurrences(of: ",\n \"scope\":\"accounts\"", with: configured)
+            let (backend, transport) = try makeBackend(configuration, Self.scopedServer)
+            let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+            #expect(response.status == 200, "\(configured)")
+            let asked = tokenRequests(transport).map { text($0) }
+            #expect(
+                asked == [
+                    "grant_type=client_credentials" + (configured.isEmpty ? "" : "&scope=accounts"),
+                    "grant_type=client_credentials&scope=RegisteredClient%20accounts",
+                ], "\(configured)")
+            #expect(resourceRequests(transport).count == 2)
+        }
+    }
+
+    @Test func a403NamingTheScopeAlreadyAskedForIsAnsweredWithoutAnotherToken() async throws {
+        let configuration = Fixture.oauth.replacingOccurrences(
+            of: #""scope":"accounts""#, with: #""scope":"RegisteredClient payments""#)
+        let (backend, transport) = try makeBackend(configuration) { request in
+            if request.url.hasSuffix("/token") { return Self.scopedServer(request) }
+            var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
+            refusal.headers["WWW-Authenticate"] =
+                #"Bearer error="insufficient_scope", scope="RegisteredClient payments""#
+            return refusal
+        }
+        let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+        #expect(response.status == 403)
+        #expect(tokenRequests(transport).count == 1)
+        #expect(resourceRequests(transport).count == 1)
+        let error = failure { try ResourceBackend.requireSuccess(response, redactor: Redactor()) }
+        #expect(error?.description.contains(#"lacks scope "RegisteredClient payments""#) == true)
+    }
+
+    @Test func aBodyWithoutAMethodIsAPostAndAGetOrHeadWithABodyIsRefused() throws {
+        let posted = try RequestCommand.parse(["/adapters/JavaAdapter/users", "--form", "name=Ada"]).request()
+        #expect(posted.method == .post)
+        let json = try RequestCommand.parse(["/adapters/JavaAdapter/users", "--json", "{}"]).request()
+        #expect(json.method == .post)
+        let plain = try RequestCommand.parse(["/adapters/JSAdapter/greet", "--params", "[1]"]).request()
+        #expect(plain.method == .get)
+        let put = try RequestCommand.parse(["put", "/adapters/JavaAdapter/users/2", "--json", "{}"]).request()
+        #expect(put.method == .put)
+        for method in ["GET", "head"] {
+            do {
+                _ = try RequestCommand.parse([method, "/adapters/JavaAdapter/users", "--data", "x"])
+                Issue.record("\(method) with a body was accepted")
+            } catch {
+                let message = RequestCommand.message(for: error)
+                #expect(message.contains("\(method.uppercased()) sends no body"), "\(message)")
+            }
+        }
     }
 
     @Test func withoutOAuthA401IsNotRetried() async throws {

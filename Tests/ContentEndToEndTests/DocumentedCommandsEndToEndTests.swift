@@ -106,7 +106,7 @@ struct DocumentedCommandsEndToEndTests {
 
         // examples/content.yaml points at content serve's default ports.
         let (serve, _, services) = try ContentProcess.startServe(
-            ["--aem-port", "4503", "--dataconnect-port", "9399", "--resource-port", "10080"])
+            ["--aem-port", "4503", "--dataconnect-port", "9399", "--resource-port", "9080"])
         defer {
             serve.terminate()
             serve.waitUntilExit()

@@ -13,7 +13,7 @@ struct ResourceEndToEndTests {
     /// The OAuth settings of the sample client, the secret read from `MFP_SECRET`.
     static let oauth =
         #"{ type: oauth-client-credentials, tokenURL: /az/v1/token, clientId: content-sample, "#
-        + #"clientSecret: "${MFP_SECRET}", scope: accounts }"#
+        + #"clientSecret: "${MFP_SECRET}", scope: RegisteredClient accounts }"#
 
     /// The three users of `examples/resource/resource.yaml`, as the sample server answers each.
     static let users = [
@@ -316,16 +316,29 @@ struct ResourceEndToEndTests {
             #expect(none.contains("WWW-Authenticate: Bearer\r\n") || none.contains("www-authenticate: Bearer\r\n"))
             let unknown = try curl("-H 'Authorization: Bearer nope' '\(api)/adapters/SecureAdapter/balance'")
             #expect(unknown.hasPrefix("HTTP/1.1 401") && unknown.contains(#"Bearer error="invalid_token""#))
-            let granted = try #require(try token("test:test", scope: "accounts"))
+            // A protected resource needs RegisteredClient besides its own scope, and its 403 names both.
+            let granted = try #require(try token("test:test", scope: "RegisteredClient%20accounts"))
             let balance = try curl("-H 'Authorization: Bearer \(granted)' '\(api)/adapters/SecureAdapter/balance'")
             #expect(balance.hasPrefix("HTTP/1.1 200"), "\(balance)")
-            let unscoped = try #require(try token("test:test", scope: ""))
-            let refused = try curl("-H 'Authorization: Bearer \(unscoped)' '\(api)/adapters/SecureAdapter/balance'")
-            #expect(refused.hasPrefix("HTTP/1.1 403"), "\(refused)")
-            #expect(refused.contains(#"Bearer error="insufficient_scope", scope="accounts""#), "\(refused)")
+            for scope in ["", "accounts"] {
+                let lacking = try #require(try token("test:test", scope: scope))
+                let refused = try curl(
+                    "-H 'Authorization: Bearer \(lacking)' '\(api)/adapters/SecureAdapter/balance'")
+                #expect(refused.hasPrefix("HTTP/1.1 403"), "\(refused)")
+                #expect(
+                    refused.contains(#"Bearer error="insufficient_scope", scope="RegisteredClient accounts""#),
+                    "\(refused)")
+            }
+            // Without a scope the token has the default one; expires_in is the whole seconds left of the hour.
+            let unscoped = try curl("-u test:test -d grant_type=client_credentials '\(api)/az/v1/token'")
+            let body = unscoped.components(separatedBy: "\r\n\r\n").last ?? ""
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            #expect(object["scope"] as? String == "RegisteredClient", "\(body)")
+            #expect(object["expires_in"] as? Int == 3599, "\(body)")
 
-            // "acc*" admits accounts and accrued, not payments.
+            // "acc*" admits accounts and accrued, not payments; RegisteredClient is any client's.
             #expect(try token("patterned:s3cret", scope: "accounts accrued") != nil)
+            #expect(try token("patterned:s3cret", scope: "RegisteredClient accounts") != nil)
             #expect(try token("patterned:s3cret", scope: "payments") == nil)
 
             let posted = try curl("-X POST '\(api)/adapters/JSAdapter/add?params=%5B1%2C2%5D'")
@@ -684,16 +697,21 @@ struct ResourceEndToEndTests {
                 scoped.stderr.contains(#"answered HTTP 400: {"error":"invalid_scope","scope":"payments"}"#),
                 "\(scoped.stderr)")
 
-            // A token without the resource's scope: the server's challenge names it, and so does the error.
-            try Self.configure(
-                scratch, base: base, auth: Self.oauth.replacingOccurrences(of: ", scope: accounts", with: ""))
-            let unscoped = try Self.request(
-                ["/adapters/SecureAdapter/balance"], in: scratch,
-                environment: Self.environment(scratch, cache: "unscoped-cache"))
-            #expect(unscoped.status == 5)
-            #expect(
-                unscoped.stderr.contains(#"HTTP 403"#) && unscoped.stderr.contains(#"lacks scope "accounts""#),
-                "\(unscoped.stderr)")
+            // A token without the resource's scope: the server's 403 names the scope, and a token for it is fetched
+            // and the request sent once more, as WLResourceRequest does.
+            for configured in ["", ", scope: accounts"] {
+                let auth = Self.oauth.replacingOccurrences(of: ", scope: RegisteredClient accounts", with: configured)
+                try Self.configure(scratch, base: base, auth: auth)
+                let unscoped = try Self.request(
+                    ["/adapters/SecureAdapter/balance", "-v"], in: scratch,
+                    environment: Self.environment(scratch, cache: "unscoped-cache"))
+                #expect(unscoped.status == 0, "\(unscoped.stderr)")
+                #expect(unscoped.stdout == Self.balance, "\(unscoped.stdout)")
+                #expect(
+                    unscoped.stderr.contains(
+                        #"403 insufficient_scope: fetching a token for scope "RegisteredClient accounts""#),
+                    "\(unscoped.stderr)")
+            }
         }
     }
 

@@ -92,7 +92,7 @@ struct DryRunVariablesEndToEndTests {
                 auth: { type: token, token: "${WKND_AUTHOR_TOKEN}" }
               mfp:
                 type: resource
-                url: http://127.0.0.1:10080/mfp/api
+                url: http://127.0.0.1:9080/mfp/api
                 auth: { type: basic, username: ada, password: "${MFP_PASSWORD:-}" }
               movies:
                 type: dataconnect

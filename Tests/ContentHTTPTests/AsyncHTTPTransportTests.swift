@@ -69,6 +69,36 @@ struct AsyncHTTPTransportTests {
         }
     }
 
+    /// A request's own timeout replaces the configured one both ways, as `content request --timeout 2m` and a
+    /// backend's `timeout:` promise; the configured read timeout, as long as the total, must not cut it short.
+    @Test func aRequestsOwnTimeoutIsUsedWhetherLongerOrShorterThanTheConfiguredOne() async throws {
+        let router = Router()
+        router.get("/wait") { request, _ in
+            let milliseconds = request.uri.queryParameters.get("ms").flatMap(Int.init) ?? 0
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return "waited"
+        }
+        try await LoopbackServer.run(router) { port in
+            var settings = HTTPSettings(readTimeout: .milliseconds(300), totalTimeout: .milliseconds(300))
+            settings.retry.maxRetries = 0
+            try await withTransport(makeTransport(settings)) { transport in
+                let longer = try await transport.send(
+                    HTTPTransportRequest(url: "http://127.0.0.1:\(port)/wait?ms=900", timeout: .seconds(20)))
+                #expect(longer.status == 200)
+                #expect(String(decoding: longer.body, as: UTF8.self) == "waited")
+            }
+            var roomy = HTTPSettings(totalTimeout: .seconds(20))
+            roomy.retry.maxRetries = 0
+            try await withTransport(makeTransport(roomy)) { transport in
+                let error = await #expect(throws: HTTPTransportError.self) {
+                    try await transport.send(
+                        HTTPTransportRequest(url: "http://127.0.0.1:\(port)/wait?ms=5000", timeout: .milliseconds(200)))
+                }
+                #expect(error?.kind == .deadlineExceeded)
+            }
+        }
+    }
+
     @Test func redirectToAnotherOriginDropsAuthorization() async throws {
         let target = Router()
         target.get("/echo") { request, _ in request.headers[.authorization] ?? "no authorization" }
