@@ -86,7 +86,7 @@ extension AEMEmulator {
         guard parts.count == 4, parts[0] == "content", parts[1] == "cq:graphql" || parts[1] == "_cq_graphql",
             parts[3] == "endpoint.json"
         else {
-            return servletError()
+            return Self.resourceNotFound(path)
         }
         let configuration = String(parts[2])
         guard try store.configurations().contains(configuration) || configuration == "global" else {
@@ -150,19 +150,31 @@ extension AEMEmulator {
         let path = request.uri.path.removingPercentEncoding ?? request.uri.path
         let parts = path.split(separator: "/")
         guard parts.count == 4, parts[0] == "content", parts[1] == "cq:graphql" || parts[1] == "_cq_graphql",
-            parts[3] == "endpoint.GQLschema",
-            try store.configurations().contains(String(parts[2])) || parts[2] == "global"
+            parts[3] == "endpoint.GQLschema"
         else {
+            return Self.resourceNotFound(path)
+        }
+        guard try store.configurations().contains(String(parts[2])) || parts[2] == "global" else {
             return servletError()
         }
         // AEM sends it as `Content-type: text/x-graphql-schema;charset=iso-8859-1` (Adobe, "GraphQL API for use with
         // Content Fragments"), so it is encoded so: a character Latin-1 lacks becomes `?`, as Java's encoder writes it.
-        let latin1 = printSchema(schema: engine.schema).unicodeScalars.map { scalar in
-            scalar.value <= 0xFF ? UInt8(truncatingIfNeeded: scalar.value) : UInt8(ascii: "?")
-        }
         return Response(
             status: .ok, headers: [.contentType: "text/x-graphql-schema;charset=iso-8859-1"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: latin1)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: Self.latin1(printSchema(schema: engine.schema)))))
+    }
+
+    /// A text in ISO-8859-1, a character outside it written `?`.
+    static func latin1(_ text: String) -> [UInt8] {
+        text.unicodeScalars.map { scalar in
+            scalar.value <= 0xFF ? UInt8(truncatingIfNeeded: scalar.value) : UInt8(ascii: "?")
+        }
+    }
+
+    /// Sling's answer for a path with no resource, such as a page under `/content` (`404 Resource at '…' not found:
+    /// No resource found`), unlike the GraphQL servlet's for a configuration with no endpoint.
+    static func resourceNotFound(_ path: String) -> Response {
+        text(status: .notFound, "Resource at '\(path)' not found: No resource found")
     }
 
     /// A placeholder image of the type the path's extension names.

@@ -124,6 +124,12 @@ public struct AEMBackend: ContentBackend {
             throw AEMError(
                 kind: .unauthorized,
                 description: "\(shownURL): HTTP \(response.status) with auth type '\(mode.rawValue)'; \(remedy)")
+        case 404 where firstLine.contains("ServletError") && firstLine.contains("No suitable endpoint found"):
+            throw AEMError(
+                kind: .httpStatus(404),
+                description: "\(shownURL): HTTP 404: no GraphQL endpoint on \(host) serves the configuration of "
+                    + "\(persisted); check the configuration name (`content aem list` shows the configurations with "
+                    + "persisted queries)")
         case 404 where firstLine.contains("PersistenceError"):
             throw AEMError(
                 kind: .queryNotFound,

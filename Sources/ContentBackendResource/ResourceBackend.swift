@@ -100,35 +100,67 @@ public struct ResourceBackend: ContentBackend {
                 token = try await tokens.accessToken(replacing: token)
                 response = try await context.transport.send(try httpRequest(request, bearer: token))
             }
-            if response.status == 403, let grant, let scope = Self.challengedScope(response), scope != grant.scope {
-                context.logger.info("403 insufficient_scope: fetching a token for scope \"\(scope)\" and retrying once")
-                var scoped = grant
-                scoped.scope = scope
-                let source = AccessTokenSource(
-                    grant: scoped, transport: context.transport, redactor: context.redactor, environment: environment)
-                token = try await source.accessToken()
-                response = try await context.transport.send(try httpRequest(request, bearer: token))
-            }
-            return response
+            guard response.status == 403, let grant, let scope = Self.challengedScope(response),
+                !Self.scopeElements(scope).isSubset(of: Self.scopeElements(grant.scope ?? ""))
+            else { return response }
+            return try await sendScoped(request, scope: scope, grant: grant, refused: response)
         } catch let error as TokenEndpointError {
             throw ResourceError(kind: .token, description: error.description)
         }
     }
 
-    /// Whether a refusal is an OAuth challenge: its `WWW-Authenticate` names the Bearer scheme (the SDKs look for
-    /// `Bearer` in the header).
-    static func isBearerChallenge(_ response: HTTPTransportResponse) -> Bool {
-        response.headers["WWW-Authenticate"]?.range(of: "bearer", options: .caseInsensitive) != nil
+    /// Sends a request again with a token for the scope a 403 named.
+    ///
+    /// A token kept for that scope and refused (the server restarted, or revoked it) is replaced once. When the
+    /// token endpoint will not give that scope, the 403 is the answer, whose error says which scope the client needs.
+    private func sendScoped(
+        _ request: ResourceRequest, scope: String, grant: ClientCredentialsGrant, refused: HTTPTransportResponse
+    ) async throws -> HTTPTransportResponse {
+        context.logger.info("403 insufficient_scope: fetching a token for scope \"\(scope)\" and retrying once")
+        var scoped = grant
+        scoped.scope = scope
+        let source = AccessTokenSource(
+            grant: scoped, transport: context.transport, redactor: context.redactor, environment: environment)
+        var token: String
+        do {
+            token = try await source.accessToken()
+        } catch let error as TokenEndpointError {
+            context.logger.info("the token endpoint would not give scope \"\(scope)\": \(error.description)")
+            return refused
+        }
+        var response = try await context.transport.send(try httpRequest(request, bearer: token))
+        if response.status == 401, Self.isBearerChallenge(response) {
+            context.logger.info("401 with the token kept for scope \"\(scope)\": fetching a new one and retrying once")
+            token = try await source.accessToken(replacing: token)
+            response = try await context.transport.send(try httpRequest(request, bearer: token))
+        }
+        return response
     }
 
-    /// The scope a 403 challenge says a token must carry: `Bearer error="insufficient_scope", scope="…"`.
+    /// Whether a refusal is an OAuth challenge: its `WWW-Authenticate` uses the Bearer scheme.
+    static func isBearerChallenge(_ response: HTTPTransportResponse) -> Bool {
+        guard let challenge = response.headers["WWW-Authenticate"] else { return false }
+        let scheme = challenge.drop { $0 == " " }.prefix { $0 != " " && $0 != "," }
+        return scheme.lowercased() == "bearer"
+    }
+
+    /// The scope a 403 challenge says a token must carry: `Bearer error="insufficient_scope", scope="…"`, when it
+    /// is made of RFC 6749's scope characters (printable ASCII but `"` and `\`), so nothing else reaches a log or
+    /// the token endpoint.
     static func challengedScope(_ response: HTTPTransportResponse) -> String? {
         guard isBearerChallenge(response), let challenge = response.headers["WWW-Authenticate"],
             challenge.contains("insufficient_scope"),
-            let scope = challenge.split(separator: "scope=\"").dropFirst().first?.split(separator: "\"").first,
-            !scope.isEmpty
+            let match = challenge.firstMatch(of: /(?:^|[\s,])scope="([^"]*)"/)
         else { return nil }
-        return String(scope)
+        let scope = String(match.1)
+        let isScopeText = scope.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) && $0 != "\\" }
+        guard isScopeText, !scopeElements(scope).isEmpty else { return nil }
+        return scope
+    }
+
+    /// A scope's elements: a scope is a space-separated set, in any order (RFC 6749, 3.3).
+    static func scopeElements(_ scope: String) -> Set<Substring> {
+        Set(scope.split(separator: " "))
     }
 
     /// The HTTP request for a resource request; `--dry-run` prints it.
@@ -254,8 +286,8 @@ public struct ResourceBackend: ContentBackend {
             // scope="…".
             if let scope = challengedScope(response) {
                 hint =
-                    "; the token lacks scope \"\(scope)\", which this resource needs: set the backend's auth "
-                    + "scope to it, and allow it to the confidential client"
+                    "; the token lacks scope \"\(scope)\", which this resource needs: the confidential client must "
+                    + "be allowed it on the server (auth type oauth-client-credentials asks for it by itself)"
             } else {
                 hint = "; the credentials lack the scope or role this resource needs"
             }

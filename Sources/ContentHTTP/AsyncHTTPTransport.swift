@@ -48,8 +48,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
             redirectConfiguration: .disallow,
             timeout: .init(
                 connect: .nanoseconds(settings.connectTimeout.nanoseconds),
-                // A read timeout no shorter than the whole request's adds nothing to the deadline each request
-                // carries, and would cut short a request whose own timeout is longer (`--timeout 2m`).
+                // A read timeout no shorter than the whole request's adds nothing to the deadline that bounds each
+                // exchange (``perform(_:deadline:clock:)``), and would cut short a request whose own timeout is
+                // longer (`--timeout 2m`).
                 read: settings.readTimeout < settings.totalTimeout
                     ? .nanoseconds(settings.readTimeout.nanoseconds) : nil)
         )
@@ -159,7 +160,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    private struct RawResponse {
+    private struct RawResponse: Sendable {
         var status: Int
         var headers: HeaderFields
         var body: [UInt8]
@@ -198,26 +199,27 @@ public final class AsyncHTTPTransport: HTTPTransport {
         guard remaining > .zero else { throw HTTPTransportError(.deadlineExceeded, url: shownURL) }
         let started = clock.now
         do {
-            let response = try await client.execute(
-                outgoing, deadline: .now() + .nanoseconds(remaining.nanoseconds), logger: nil)
-            var headers = HeaderFields()
-            for (name, value) in response.headers { headers.append(name: name, value: value) }
-            let limit = settings.maxResponseBytes
-            if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
-                throw HTTPTransportError(
-                    .responseTooLarge, url: shownURL, detail: "Content-Length \(declared) bytes, cap \(limit) bytes")
-            }
-            var body: [UInt8] = []
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= limit else {
-                    throw HTTPTransportError(
-                        .responseTooLarge, url: shownURL, detail: "more than the \(limit)-byte cap")
+            // AsyncHTTPClient's deadline stops at the response head; the body is bounded here, so that a server that
+            // answers its head and then stalls fails at the deadline too.
+            let prepared = outgoing
+            return try await withThrowingTaskGroup(of: RawResponse?.self) { group in
+                group.addTask {
+                    try await self.exchange(
+                        prepared, client: client, remaining: remaining, shownURL: shownURL, started: started,
+                        clock: clock)
                 }
-                body.append(contentsOf: chunk.readableBytesView)
+                group.addTask {
+                    try await clock.sleep(until: deadline)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    let error = HTTPTransportError(.deadlineExceeded, url: shownURL)
+                    log("✗ \(error)")
+                    throw error
+                }
+                return response
             }
-            let status = Int(response.status.code)
-            logResponse(status: status, headers: headers, bytes: body.count, elapsed: clock.now - started)
-            return RawResponse(status: status, headers: headers, body: body)
         } catch let error as HTTPTransportError {
             throw error
         } catch {
@@ -225,6 +227,32 @@ public final class AsyncHTTPTransport: HTTPTransport {
             log("✗ \(mapped)")
             throw mapped
         }
+    }
+
+    /// The request sent and its whole answer read, within the size cap.
+    private func exchange(
+        _ outgoing: HTTPClientRequest, client: HTTPClient, remaining: Duration, shownURL: String,
+        started: ContinuousClock.Instant, clock: ContinuousClock
+    ) async throws -> RawResponse {
+        let response = try await client.execute(
+            outgoing, deadline: .now() + .nanoseconds(remaining.nanoseconds), logger: nil)
+        var headers = HeaderFields()
+        for (name, value) in response.headers { headers.append(name: name, value: value) }
+        let limit = settings.maxResponseBytes
+        if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
+            throw HTTPTransportError(
+                .responseTooLarge, url: shownURL, detail: "Content-Length \(declared) bytes, cap \(limit) bytes")
+        }
+        var body: [UInt8] = []
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else {
+                throw HTTPTransportError(.responseTooLarge, url: shownURL, detail: "more than the \(limit)-byte cap")
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        let status = Int(response.status.code)
+        logResponse(status: status, headers: headers, bytes: body.count, elapsed: clock.now - started)
+        return RawResponse(status: status, headers: headers, body: body)
     }
 
     /// What the transport asks for when the request does not say: the codings it decodes.

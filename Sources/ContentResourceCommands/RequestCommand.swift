@@ -80,7 +80,10 @@ struct RequestCommand: AsyncParsableCommand {
             "Fill a {name} placeholder of the path, percent-encoded (repeatable).", valueName: "name=value"))
     var pathParameters: [String] = []
 
-    @Option(help: ArgumentHelp("The longest this request may take: 5s, 500ms.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "The longest each exchange may take, body included: 5s, 500ms (a resend after a 401 or 403 has its own).",
+            valueName: "duration"))
     var timeout: String?
 
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers on stderr.")

@@ -179,8 +179,15 @@ struct AEMAuthorModeTests {
             #expect(schema.status == 200)
             #expect(schema.text.contains("type QueryType {") && schema.text.contains("union Reference ="))
             #expect(schema.header("Content-Type") == "text/x-graphql-schema;charset=iso-8859-1")
+            // Latin-1 as declared: é is one byte, a character Latin-1 lacks is ?.
+            #expect(AEMEmulator.latin1("\"Café\" 5 €") == Array("\"Caf".utf8) + [0xE9] + Array("\" 5 ?".utf8))
             let nowhere = try await client.get("/content/cq:graphql/nope/endpoint.GQLschema")
             #expect(nowhere.status == 404)
+            #expect(nowhere.json?["errors"]?.arrayValue?.first?["errorType"] == .string("ServletError"))
+            // A page is no GraphQL endpoint: Sling's own 404.
+            let page = try await client.get("/content/wknd/us/en.html")
+            #expect(page.status == 404)
+            #expect(page.text == "Resource at '/content/wknd/us/en.html' not found: No resource found")
         }
         try await AEMHarness.run(options: .init(mode: .author)) { client in
             let exchange = try await client.get(

@@ -47,6 +47,28 @@ struct AEMBackendTests {
         #expect(result.metadata.itemsPath?.description == "data.adventurePaginated.edges[].node")
     }
 
+    @Test func adHocQueriesGoToTheEndpointPathAdobeDocumentsAndTheDispatcherAllows() async throws {
+        let (backend, transport) = backend(Self.json(200, #"{"data":{"adventureList":{"items":[]}}}"#))
+        _ = try await backend.executeAdHoc(query: "{ adventureList { items { title } } }", variables: [:])
+        #expect(transport.requests.first?.method == .post)
+        #expect(
+            transport.requests.first?.url == "https://publish.example.com/content/_cq_graphql/wknd-shared/endpoint.json"
+        )
+    }
+
+    @Test func anUnknownConfigurationSaysSoAndWhatToCheck() async throws {
+        let servletError =
+            #"{"errors":[{"errorType":"ServletError","message":"Internal Servlet Failure","details":"#
+            + #""No suitable endpoint found."}]}"#
+        let (backend, _) = backend(Self.json(404, servletError))
+        let error = await #expect(throws: AEMError.self) {
+            try await backend.execute(ContentRequest(operation: "nope/adventures-all"))
+        }
+        #expect(error?.description.contains("no GraphQL endpoint on publish.example.com") == true, "\(error)")
+        #expect(error?.description.contains("check the configuration name") == true)
+        #expect(error?.category == .httpStatus)
+    }
+
     @Test func missingQueryPointsAtTheList() async throws {
         let (backend, _) = backend(Self.json(404, #"{"message":"PersistenceError: not found"}"#))
         let error = await #expect(throws: AEMError.self) {

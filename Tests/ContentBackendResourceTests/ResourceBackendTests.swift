@@ -560,6 +560,80 @@ struct ResourceBackendTests {
         }
     }
 
+    @Test func aTokenForTheChallengedScopeThatIsRefusedIsReplacedOnce() async throws {
+        // As a token kept on disk for that scope is, once the server has restarted or revoked it.
+        let generation = Counter()
+        let configuration = Fixture.oauth.replacingOccurrences(of: ",\n \"scope\":\"accounts\"", with: "")
+        let (backend, transport) = try makeBackend(configuration) { request in
+            if request.url.hasSuffix("/token") {
+                let form = String(decoding: request.body ?? [], as: UTF8.self)
+                let token = form.contains("scope=") ? "scoped-\(generation.next())" : "plain"
+                return Fixture.respond(200, #"{"access_token":"\#(token)","expires_in":3599}"#, to: request)
+            }
+            switch request.headers["Authorization"] {
+            case "Bearer scoped-2"?:
+                return Fixture.respond(200, #"{"balance":1024.5}"#, to: request)
+            case "Bearer scoped-1"?:
+                var refusal = Fixture.respond(401, #"{"error":"invalid_token"}"#, to: request)
+                refusal.headers["WWW-Authenticate"] = #"Bearer error="invalid_token""#
+                return refusal
+            default:
+                var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
+                refusal.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="RegisteredClient""#
+                return refusal
+            }
+        }
+        #expect(try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance")).status == 200)
+        let sent = resourceRequests(transport).map { $0.headers["Authorization"] ?? "" }
+        #expect(sent == ["Bearer plain", "Bearer scoped-1", "Bearer scoped-2"], "\(sent)")
+    }
+
+    @Test func aChallengedScopeTheTokenEndpointRefusesLeavesThe403AndItsHint() async throws {
+        let (backend, transport) = try makeBackend(Fixture.oauth) { request in
+            if request.url.hasSuffix("/token") {
+                let form = String(decoding: request.body ?? [], as: UTF8.self)
+                guard form.hasSuffix("scope=accounts") else {
+                    return Fixture.respond(400, #"{"error":"invalid_scope","scope":"payments"}"#, to: request)
+                }
+                return Fixture.respond(200, #"{"access_token":"token-1","expires_in":3599}"#, to: request)
+            }
+            var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
+            refusal.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="payments""#
+            return refusal
+        }
+        let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+        #expect(response.status == 403)
+        #expect(tokenRequests(transport).count == 2)
+        #expect(resourceRequests(transport).count == 1)
+        let error = failure { try ResourceBackend.requireSuccess(response, redactor: Redactor()) }
+        #expect(error?.description.contains(#"lacks scope "payments""#) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("must be allowed it on the server") == true)
+    }
+
+    @Test func challengesAreReadByTheirSchemeAndScopeParameter() {
+        func response(_ challenge: String) -> HTTPTransportResponse {
+            HTTPTransportResponse(status: 403, headers: ["WWW-Authenticate": challenge], body: [], url: Fixture.base)
+        }
+        #expect(ResourceBackend.isBearerChallenge(response(#"Bearer error="invalid_token""#)))
+        #expect(ResourceBackend.isBearerChallenge(response("bearer")))
+        #expect(!ResourceBackend.isBearerChallenge(response(#"Basic realm="bearer-api""#)))
+        #expect(
+            ResourceBackend.challengedScope(response(#"Bearer error="insufficient_scope", scope="a b""#)) == "a b")
+        // A scope= inside another parameter's text is not the scope; nor is one with characters no scope has.
+        #expect(
+            ResourceBackend.challengedScope(
+                response(#"Bearer error="insufficient_scope", error_description="noscope="x"", scope="a""#)) == "a")
+        #expect(
+            ResourceBackend.challengedScope(response("Bearer error=\"insufficient_scope\", scope=\"a\u{1B}[2J\""))
+                == nil)
+        #expect(ResourceBackend.challengedScope(response(#"Bearer error="insufficient_scope", scope="""#)) == nil)
+        #expect(ResourceBackend.challengedScope(response(#"Basic error="insufficient_scope", scope="a""#)) == nil)
+        // The same scope written in another order asks for nothing new.
+        #expect(
+            ResourceBackend.scopeElements("accounts RegisteredClient")
+                == ResourceBackend.scopeElements("RegisteredClient  accounts"))
+    }
+
     @Test func a403NamingTheScopeAlreadyAskedForIsAnsweredWithoutAnotherToken() async throws {
         let configuration = Fixture.oauth.replacingOccurrences(
             of: #""scope":"accounts""#, with: #""scope":"RegisteredClient payments""#)

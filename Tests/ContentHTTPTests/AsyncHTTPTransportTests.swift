@@ -69,6 +69,32 @@ struct AsyncHTTPTransportTests {
         }
     }
 
+    /// A server that sends its head and then stalls fails at the deadline: AsyncHTTPClient's own deadline ends at the
+    /// head, and with the read timeout no shorter than the total there is none other.
+    @Test func aBodyThatStallsAfterTheHeadFailsAtTheDeadline() async throws {
+        let router = Router()
+        router.get("/stall") { _, _ in
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "a"))
+                    try await Task.sleep(for: .seconds(5))
+                    try await writer.finish(nil)
+                })
+        }
+        try await LoopbackServer.run(router) { port in
+            var settings = HTTPSettings(readTimeout: .milliseconds(400), totalTimeout: .milliseconds(400))
+            settings.retry.maxRetries = 0
+            try await withTransport(makeTransport(settings)) { transport in
+                let error = await #expect(throws: HTTPTransportError.self) {
+                    try await transport.send(HTTPTransportRequest(url: "http://127.0.0.1:\(port)/stall"))
+                }
+                #expect(error?.kind == .deadlineExceeded)
+                #expect(error?.description.contains("127.0.0.1:\(port)/stall") == true)
+            }
+        }
+    }
+
     /// A request's own timeout replaces the configured one both ways, as `content request --timeout 2m` and a
     /// backend's `timeout:` promise; the configured read timeout, as long as the total, must not cut it short.
     @Test func aRequestsOwnTimeoutIsUsedWhetherLongerOrShorterThanTheConfiguredOne() async throws {
