@@ -33,6 +33,29 @@ private enum Fixture {
             status: status, headers: ["Content-Type": type], body: Array(body.utf8), url: request.url)
     }
 
+    /// A refusal with its `WWW-Authenticate` challenge.
+    static func refuse(
+        _ status: Int, _ body: String, challenge: String, type: String = "application/json",
+        to request: HTTPTransportRequest
+    ) -> HTTPTransportResponse {
+        var refusal = respond(status, body, type: type, to: request)
+        refusal.headers["WWW-Authenticate"] = challenge
+        return refusal
+    }
+
+    /// MobileFirst's 403 for a token without `scope`.
+    static func insufficientScope(_ scope: String, to request: HTTPTransportRequest) -> HTTPTransportResponse {
+        refuse(
+            403, #"{"error":"insufficient_scope"}"#,
+            challenge: #"Bearer error="insufficient_scope", scope="\#(scope)""#,
+            to: request)
+    }
+
+    /// MobileFirst's 401 for an unknown or expired token.
+    static func invalidToken(to request: HTTPTransportRequest) -> HTTPTransportResponse {
+        refuse(401, #"{"error":"invalid_token"}"#, challenge: #"Bearer error="invalid_token""#, to: request)
+    }
+
     /// The same answer to every request.
     static func answer(_ status: Int, _ body: String) -> @Sendable (HTTPTransportRequest) -> HTTPTransportResponse {
         { request in respond(status, body, to: request) }
@@ -56,9 +79,7 @@ private enum Fixture {
             let header = request.headers["Authorization"] ?? ""
             let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
             guard accepts(token) else {
-                var refusal = respond(401, #"{"error":"invalid_token"}"#, to: request)
-                refusal.headers["WWW-Authenticate"] = #"Bearer error="invalid_token""#
-                return refusal
+                return invalidToken(to: request)
             }
             return respond(200, #"{"client":"content-sample","balance":1024.5}"#, to: request)
         }
@@ -516,9 +537,8 @@ struct ResourceBackendTests {
             if request.url.hasSuffix("/token") {
                 return Fixture.respond(200, #"{"access_token":"token-1","expires_in":3600}"#, to: request)
             }
-            var refusal = Fixture.respond(401, "proxy login", type: "text/plain", to: request)
-            refusal.headers["WWW-Authenticate"] = #"Basic realm="proxy""#
-            return refusal
+            return Fixture.refuse(
+                401, "proxy login", challenge: #"Basic realm="proxy""#, type: "text/plain", to: request)
         }
         let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
         #expect(response.status == 401)
@@ -536,10 +556,7 @@ struct ResourceBackendTests {
             return Fixture.respond(200, #"{"access_token":"\#(token)","expires_in":3599}"#, to: request)
         }
         guard request.headers["Authorization"] == "Bearer scoped:RegisteredClient accounts" else {
-            var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
-            refusal.headers["WWW-Authenticate"] =
-                #"Bearer error="insufficient_scope", scope="RegisteredClient accounts""#
-            return refusal
+            return Fixture.insufficientScope("RegisteredClient accounts", to: request)
         }
         return Fixture.respond(200, #"{"balance":1024.5}"#, to: request)
     }
@@ -574,13 +591,9 @@ struct ResourceBackendTests {
             case "Bearer scoped-2"?:
                 return Fixture.respond(200, #"{"balance":1024.5}"#, to: request)
             case "Bearer scoped-1"?:
-                var refusal = Fixture.respond(401, #"{"error":"invalid_token"}"#, to: request)
-                refusal.headers["WWW-Authenticate"] = #"Bearer error="invalid_token""#
-                return refusal
+                return Fixture.invalidToken(to: request)
             default:
-                var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
-                refusal.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="RegisteredClient""#
-                return refusal
+                return Fixture.insufficientScope("RegisteredClient", to: request)
             }
         }
         #expect(try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance")).status == 200)
@@ -597,9 +610,7 @@ struct ResourceBackendTests {
                 }
                 return Fixture.respond(200, #"{"access_token":"token-1","expires_in":3599}"#, to: request)
             }
-            var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
-            refusal.headers["WWW-Authenticate"] = #"Bearer error="insufficient_scope", scope="payments""#
-            return refusal
+            return Fixture.insufficientScope("payments", to: request)
         }
         let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
         #expect(response.status == 403)
@@ -639,10 +650,7 @@ struct ResourceBackendTests {
             of: #""scope":"accounts""#, with: #""scope":"RegisteredClient payments""#)
         let (backend, transport) = try makeBackend(configuration) { request in
             if request.url.hasSuffix("/token") { return Self.scopedServer(request) }
-            var refusal = Fixture.respond(403, #"{"error":"insufficient_scope"}"#, to: request)
-            refusal.headers["WWW-Authenticate"] =
-                #"Bearer error="insufficient_scope", scope="RegisteredClient payments""#
-            return refusal
+            return Fixture.insufficientScope("RegisteredClient payments", to: request)
         }
         let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
         #expect(response.status == 403)
