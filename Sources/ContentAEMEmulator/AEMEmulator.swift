@@ -94,6 +94,39 @@ public struct AEMEmulator: Sendable {
         options.mode == .author ? Self.authorCacheControl : Self.publishCacheControl
     }
 
+    /// A persisted query's `Cache-Control`: the tier's defaults, with what the query sets in their place.
+    ///
+    /// Adobe's table ("Persisted GraphQL queries", Caching your persisted queries) maps a persist body's
+    /// `cache-control: max-age` to the header's `max-age`, and `surrogate-control`'s `max-age`,
+    /// `stale-while-revalidate` and `stale-if-error` to `s-maxage`, `stale-while-revalidate` and `stale-if-error`;
+    /// "the cache-control is optional … as AEM can provide the default value", so what a query leaves out keeps the
+    /// default. Anything else a query sets is added after them.
+    func cacheControl(_ query: AEMWorkspace.PersistedQuery) -> String {
+        var directives = Self.directives(defaultCacheControl)
+        func set(_ name: Substring, _ value: Substring) {
+            if let index = directives.firstIndex(where: { $0.name == name }) {
+                directives[index].value = value
+            } else {
+                directives.append((name, value))
+            }
+        }
+        for (name, value) in Self.directives(query.cacheControl ?? "") { set(name, value) }
+        for (name, value) in Self.directives(query.surrogateControl ?? "") {
+            set(name == "max-age" ? "s-maxage" : name, value)
+        }
+        return directives.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+    }
+
+    /// `max-age=60, s-maxage=7200` as its directives, in order; one without a value is left out.
+    private static func directives(_ header: String) -> [(name: Substring, value: Substring)] {
+        header.split(separator: ",").compactMap { directive in
+            let parts = directive.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let name = parts[0].drop { $0 == " " }
+            return name.isEmpty ? nil : (name, parts[1])
+        }
+    }
+
     /// The content type of every GraphQL answer: AEM's JSON, or with `--graphql-response-json` the GraphQL over HTTP
     /// media type, which AEM then uses for all of them.
     var graphQLContentType: String {
@@ -266,12 +299,7 @@ public struct AEMEmulator: Sendable {
         // only (`ValuesResolver`): an app that sends one shared set of variables to several queries works against AEM.
         let body = await engine.execute(checked, variables: variables, operationName: nil)
         if let failure = graphQLFailure(body, refusal: checked.map(\.document)) { return failure }
-        var headers: HTTPFields = [
-            .contentType: graphQLContentType, .cacheControl: stored.cacheControl ?? defaultCacheControl,
-        ]
-        if let surrogate = stored.surrogateControl, let name = HTTPField.Name("Surrogate-Control") {
-            headers[name] = surrogate
-        }
+        let headers: HTTPFields = [.contentType: graphQLContentType, .cacheControl: cacheControl(stored)]
         let bytes = engine.serialized(body)
         let etag = Self.etag(bytes)
         // Only whole answers are kept: one with errors may come from a limit or a time budget, not the content.
