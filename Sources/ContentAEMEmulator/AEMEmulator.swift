@@ -100,30 +100,46 @@ public struct AEMEmulator: Sendable {
     /// `cache-control: max-age` to the header's `max-age`, and `surrogate-control`'s `max-age`,
     /// `stale-while-revalidate` and `stale-if-error` to `s-maxage`, `stale-while-revalidate` and `stale-if-error`;
     /// "the cache-control is optional … as AEM can provide the default value", so what a query leaves out keeps the
-    /// default. Anything else a query sets is added after them.
+    /// default. Anything else a query sets (`no-store`, say) is added after them.
     func cacheControl(_ query: AEMWorkspace.PersistedQuery) -> String {
         var directives = Self.directives(defaultCacheControl)
-        func set(_ name: Substring, _ value: Substring) {
-            if let index = directives.firstIndex(where: { $0.name == name }) {
-                directives[index].value = value
+        func set(_ directive: (name: String, value: String?)) {
+            if let index = directives.firstIndex(where: { $0.name == directive.name }) {
+                directives[index].value = directive.value
             } else {
-                directives.append((name, value))
+                directives.append(directive)
             }
         }
-        for (name, value) in Self.directives(query.cacheControl ?? "") { set(name, value) }
-        for (name, value) in Self.directives(query.surrogateControl ?? "") {
-            set(name == "max-age" ? "s-maxage" : name, value)
+        Self.directives(query.cacheControl ?? "").forEach(set)
+        for directive in Self.directives(query.surrogateControl ?? "") {
+            set((directive.name == "max-age" ? "s-maxage" : directive.name, directive.value))
         }
-        return directives.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+        return directives.map { directive in directive.value.map { "\(directive.name)=\($0)" } ?? directive.name }
+            .joined(separator: ",")
     }
 
-    /// `max-age=60, s-maxage=7200` as its directives, in order; one without a value is left out.
-    private static func directives(_ header: String) -> [(name: Substring, value: Substring)] {
-        header.split(separator: ",").compactMap { directive in
-            let parts = directive.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            let name = parts[0].drop { $0 == " " }
-            return name.isEmpty ? nil : (name, parts[1])
+    /// A `Cache-Control` value's directives, in order: names in lower case (HTTP compares them so), a directive such
+    /// as `no-store` without a value, and commas inside a quoted value kept in it (RFC 9111, 5.2).
+    static func directives(_ header: String) -> [(name: String, value: String?)] {
+        var pieces: [Substring] = []
+        var start = header.startIndex
+        var quoted = false
+        for index in header.indices {
+            switch header[index] {
+            case "\"": quoted.toggle()
+            case "," where !quoted:
+                pieces.append(header[start..<index])
+                start = header.index(after: index)
+            default: break
+            }
+        }
+        pieces.append(header[start...])
+        return pieces.compactMap { piece in
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let first = parts.first else { return nil }
+            let name = first.trimmingCharacters(in: .whitespaces).lowercased()
+            guard !name.isEmpty else { return nil }
+            return (name, parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
         }
     }
 

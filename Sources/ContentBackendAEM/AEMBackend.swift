@@ -127,9 +127,9 @@ public struct AEMBackend: ContentBackend {
         case 404 where firstLine.contains("ServletError") && firstLine.contains("No suitable endpoint found"):
             throw AEMError(
                 kind: .httpStatus(404),
-                description: "\(shownURL): HTTP 404: no GraphQL endpoint on \(host) serves the configuration of "
-                    + "\(persisted); check the configuration name (`content aem list` shows the configurations with "
-                    + "persisted queries)")
+                description: "\(shownURL): HTTP 404: no GraphQL endpoint on \(host) serves this configuration "
+                    + "(\"No suitable endpoint found.\"); check the configuration name: the backend's `configuration`, "
+                    + "or CONFIG in CONFIG/NAME")
         case 404 where firstLine.contains("PersistenceError"):
             throw AEMError(
                 kind: .queryNotFound,

@@ -124,7 +124,9 @@ public struct ResourceBackend: ContentBackend {
         var token: String
         do {
             token = try await source.accessToken()
-        } catch let error as TokenEndpointError {
+        } catch let error as TokenEndpointError where error.status == 400 {
+            // OAuth's answer to a scope the client may not have (`invalid_scope`, RFC 6749, 5.2); any other failure
+            // of the token endpoint is the error.
             context.logger.info("the token endpoint would not give scope \"\(scope)\": \(error.description)")
             return refused
         }
@@ -137,11 +139,11 @@ public struct ResourceBackend: ContentBackend {
         return response
     }
 
-    /// Whether a refusal is an OAuth challenge: its `WWW-Authenticate` uses the Bearer scheme.
+    /// Whether a refusal is an OAuth challenge: a challenge of its `WWW-Authenticate` uses the Bearer scheme (the
+    /// field may hold several, `Basic realm="x", Bearer error="…"`).
     static func isBearerChallenge(_ response: HTTPTransportResponse) -> Bool {
         guard let challenge = response.headers["WWW-Authenticate"] else { return false }
-        let scheme = challenge.drop { $0 == " " }.prefix { $0 != " " && $0 != "," }
-        return scheme.lowercased() == "bearer"
+        return challenge.firstMatch(of: /(?i)(?:^|,)\s*bearer(?:\s|,|$)/) != nil
     }
 
     /// The scope a 403 challenge says a token must carry: `Bearer error="insufficient_scope", scope="…"`, when it
@@ -286,8 +288,9 @@ public struct ResourceBackend: ContentBackend {
             // scope="…".
             if let scope = challengedScope(response) {
                 hint =
-                    "; the token lacks scope \"\(scope)\", which this resource needs: the confidential client must "
-                    + "be allowed it on the server (auth type oauth-client-credentials asks for it by itself)"
+                    "; the token lacks scope \"\(scope)\", which this resource needs: send a token that carries it "
+                    + "(auth type oauth-client-credentials asks for one by itself, and the server must allow the "
+                    + "confidential client that scope)"
             } else {
                 hint = "; the credentials lack the scope or role this resource needs"
             }

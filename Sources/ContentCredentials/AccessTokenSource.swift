@@ -70,7 +70,8 @@ public actor AccessTokenSource {
             throw TokenEndpointError(
                 kind: .refused,
                 description: "the token endpoint \(url) answered HTTP \(response.status): \(detail); "
-                    + grant.refusalHint)
+                    + grant.refusalHint,
+                status: response.status)
         }
         guard let body = try? JSONParser().parse(response.body), let value = body["access_token"]?.stringValue,
             !value.isEmpty

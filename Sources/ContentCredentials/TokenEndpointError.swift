@@ -14,15 +14,19 @@ public struct TokenEndpointError: ContentFailure, Equatable {
     public var kind: Kind
     /// The message, complete with place and remedy; it never holds a secret.
     public var description: String
+    /// The token endpoint's HTTP status, when it answered with a refusal.
+    public var status: Int?
 
     /// Creates a failure.
     ///
     /// - Parameters:
     ///   - kind: The kind.
     ///   - description: The message.
-    public init(kind: Kind, description: String) {
+    ///   - status: The token endpoint's HTTP status, when it refused.
+    public init(kind: Kind, description: String, status: Int? = nil) {
         self.kind = kind
         self.description = description
+        self.status = status
     }
 
     /// A refusal is an HTTP status; unusable credentials are configuration.

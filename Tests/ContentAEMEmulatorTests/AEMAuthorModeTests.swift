@@ -90,6 +90,17 @@ struct AEMAuthorModeTests {
             #expect(
                 cached.header("Cache-Control")
                     == "max-age=300,s-maxage=60,stale-while-revalidate=86400,stale-if-error=86400")
+            // A directive without a value, written as a string, is kept after the defaults.
+            let uncached = try await client.send(
+                "/graphql/persist.json/wknd-shared/uncached", method: "PUT",
+                body: #"{"query":"{ adventureList { items { title } } }","cache-control":"no-store, Max-Age = 0"}"#,
+                headers: [adminAuthorization, ("Content-Type", "application/json")])
+            #expect(uncached.status == 201)
+            let fresh = try await client.get(
+                "/graphql/execute.json/wknd-shared/uncached", headers: [adminAuthorization])
+            #expect(
+                fresh.header("Cache-Control")
+                    == "max-age=0,s-maxage=60,stale-while-revalidate=86400,stale-if-error=86400,no-store")
         }
     }
 
@@ -193,6 +204,10 @@ struct AEMAuthorModeTests {
             #expect(schema.status == 200)
             #expect(schema.text.contains("type QueryType {") && schema.text.contains("union Reference ="))
             #expect(schema.header("Content-Type") == "text/x-graphql-schema;charset=iso-8859-1")
+            // Cache-Control directives: names in lower case, values trimmed, commas inside quotes kept.
+            let directives = AEMEmulator.directives(#"no-store, Max-Age = 300, no-cache="Set-Cookie, X",,"#)
+            #expect(directives.map(\.name) == ["no-store", "max-age", "no-cache"])
+            #expect(directives.map(\.value) == [nil, "300", #""Set-Cookie, X""#])
             // Latin-1 as declared: é is one byte, a character Latin-1 lacks is ?.
             #expect(AEMEmulator.latin1("\"Café\" 5 €") == Array("\"Caf".utf8) + [0xE9] + Array("\" 5 ?".utf8))
             let nowhere = try await client.get("/content/cq:graphql/nope/endpoint.GQLschema")

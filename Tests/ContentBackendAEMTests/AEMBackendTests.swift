@@ -65,7 +65,10 @@ struct AEMBackendTests {
             try await backend.execute(ContentRequest(operation: "nope/adventures-all"))
         }
         #expect(error?.description.contains("no GraphQL endpoint on publish.example.com") == true, "\(error)")
-        #expect(error?.description.contains("check the configuration name") == true)
+        #expect(error?.description.contains("check the configuration name: the backend's `configuration`") == true)
+        #expect(
+            error?.description.hasPrefix("https://publish.example.com/graphql/execute.json/nope/adventures-all") == true
+        )
         #expect(error?.category == .httpStatus)
     }
 

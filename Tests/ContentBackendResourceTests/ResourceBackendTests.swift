@@ -618,7 +618,26 @@ struct ResourceBackendTests {
         #expect(resourceRequests(transport).count == 1)
         let error = failure { try ResourceBackend.requireSuccess(response, redactor: Redactor()) }
         #expect(error?.description.contains(#"lacks scope "payments""#) == true, "\(String(describing: error))")
-        #expect(error?.description.contains("must be allowed it on the server") == true)
+        #expect(error?.description.contains("send a token that carries it") == true)
+    }
+
+    @Test func aTokenEndpointFailingForTheChallengedScopeIsTheError() async throws {
+        // Only a 400 (invalid_scope) means the scope is not the client's; a failing endpoint is reported as itself.
+        let (backend, _) = try makeBackend(Fixture.oauth) { request in
+            if request.url.hasSuffix("/token") {
+                let form = String(decoding: request.body ?? [], as: UTF8.self)
+                guard form.hasSuffix("scope=accounts") else {
+                    return Fixture.respond(503, "maintenance", type: "text/plain", to: request)
+                }
+                return Fixture.respond(200, #"{"access_token":"token-1","expires_in":3599}"#, to: request)
+            }
+            return Fixture.insufficientScope("payments", to: request)
+        }
+        let error = await asyncFailure {
+            _ = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+        }
+        #expect(error?.kind == .token)
+        #expect(error?.description.contains("answered HTTP 503: maintenance") == true, "\(String(describing: error))")
     }
 
     @Test func challengesAreReadByTheirSchemeAndScopeParameter() {
@@ -628,6 +647,7 @@ struct ResourceBackendTests {
         #expect(ResourceBackend.isBearerChallenge(response(#"Bearer error="invalid_token""#)))
         #expect(ResourceBackend.isBearerChallenge(response("bearer")))
         #expect(!ResourceBackend.isBearerChallenge(response(#"Basic realm="bearer-api""#)))
+        #expect(ResourceBackend.isBearerChallenge(response(#"Basic realm="api", Bearer error="invalid_token""#)))
         #expect(
             ResourceBackend.challengedScope(response(#"Bearer error="insufficient_scope", scope="a b""#)) == "a b")
         // A scope= inside another parameter's text is not the scope; nor is one with characters no scope has.
@@ -646,18 +666,21 @@ struct ResourceBackendTests {
     }
 
     @Test func a403NamingTheScopeAlreadyAskedForIsAnsweredWithoutAnotherToken() async throws {
-        let configuration = Fixture.oauth.replacingOccurrences(
-            of: #""scope":"accounts""#, with: #""scope":"RegisteredClient payments""#)
-        let (backend, transport) = try makeBackend(configuration) { request in
-            if request.url.hasSuffix("/token") { return Self.scopedServer(request) }
-            return Fixture.insufficientScope("RegisteredClient payments", to: request)
+        // Asked for, in another order or as part of a larger scope: a scope is a set.
+        for challenged in ["payments RegisteredClient", "payments"] {
+            let configuration = Fixture.oauth.replacingOccurrences(
+                of: #""scope":"accounts""#, with: #""scope":"RegisteredClient payments""#)
+            let (backend, transport) = try makeBackend(configuration) { request in
+                if request.url.hasSuffix("/token") { return Self.scopedServer(request) }
+                return Fixture.insufficientScope(challenged, to: request)
+            }
+            let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
+            #expect(response.status == 403)
+            #expect(tokenRequests(transport).count == 1, "\(challenged)")
+            #expect(resourceRequests(transport).count == 1, "\(challenged)")
+            let error = failure { try ResourceBackend.requireSuccess(response, redactor: Redactor()) }
+            #expect(error?.description.contains(#"lacks scope "\#(challenged)""#) == true)
         }
-        let response = try await backend.send(ResourceRequest(target: "/adapters/SecureAdapter/balance"))
-        #expect(response.status == 403)
-        #expect(tokenRequests(transport).count == 1)
-        #expect(resourceRequests(transport).count == 1)
-        let error = failure { try ResourceBackend.requireSuccess(response, redactor: Redactor()) }
-        #expect(error?.description.contains(#"lacks scope "RegisteredClient payments""#) == true)
     }
 
     @Test func aBodyWithoutAMethodIsAPostAndAGetOrHeadWithABodyIsRefused() throws {
