@@ -79,27 +79,24 @@ struct AEMAuthorModeTests {
                 rerun.header("Cache-Control")
                     == "max-age=300,s-maxage=600,stale-while-revalidate=1000,stale-if-error=1000")
             #expect(rerun.header("Surrogate-Control") == nil)
+            // The Cache-Control a query persisted with these settings is answered with.
+            func cacheControl(_ name: String, settings: String) async throws -> String? {
+                let persisted = try await client.send(
+                    "/graphql/persist.json/wknd-shared/\(name)", method: "PUT",
+                    body: #"{"query":"{ adventureList { items { title } } }","# + settings + "}",
+                    headers: [adminAuthorization, ("Content-Type", "application/json")])
+                #expect(persisted.status == 201, "\(name)")
+                return try await client.get(
+                    "/graphql/execute.json/wknd-shared/\(name)", headers: [adminAuthorization]
+                ).header("Cache-Control")
+            }
             // What a query leaves out keeps the tier's default (author: s-maxage 60), as Adobe's tutorial shows.
-            let browserOnly = try await client.send(
-                "/graphql/persist.json/wknd-shared/browser-only", method: "PUT",
-                body: #"{"query":"{ adventureList { items { title } } }","cache-control":{"max-age":300}}"#,
-                headers: [adminAuthorization, ("Content-Type", "application/json")])
-            #expect(browserOnly.status == 201)
-            let cached = try await client.get(
-                "/graphql/execute.json/wknd-shared/browser-only", headers: [adminAuthorization])
             #expect(
-                cached.header("Cache-Control")
+                try await cacheControl("browser-only", settings: #""cache-control":{"max-age":300}"#)
                     == "max-age=300,s-maxage=60,stale-while-revalidate=86400,stale-if-error=86400")
             // A directive without a value, written as a string, is kept after the defaults.
-            let uncached = try await client.send(
-                "/graphql/persist.json/wknd-shared/uncached", method: "PUT",
-                body: #"{"query":"{ adventureList { items { title } } }","cache-control":"no-store, Max-Age = 0"}"#,
-                headers: [adminAuthorization, ("Content-Type", "application/json")])
-            #expect(uncached.status == 201)
-            let fresh = try await client.get(
-                "/graphql/execute.json/wknd-shared/uncached", headers: [adminAuthorization])
             #expect(
-                fresh.header("Cache-Control")
+                try await cacheControl("uncached", settings: #""cache-control":"no-store, Max-Age = 0""#)
                     == "max-age=0,s-maxage=60,stale-while-revalidate=86400,stale-if-error=86400,no-store")
         }
     }
