@@ -92,14 +92,7 @@ public struct ResourceBackend: ContentBackend {
             return try await context.transport.send(try httpRequest(request))
         }
         do {
-            var token = try await tokens.accessToken()
-            var response = try await context.transport.send(try httpRequest(request, bearer: token))
-            if response.status == 401, Self.isBearerChallenge(response) {
-                context.logger.info(
-                    "401 with a cached token: fetching a new one from the token endpoint and retrying once")
-                token = try await tokens.accessToken(replacing: token)
-                response = try await context.transport.send(try httpRequest(request, bearer: token))
-            }
+            let response = try await sendReplacingRefusedToken(request, tokens: tokens, scope: nil)
             guard response.status == 403, let grant, let scope = Self.challengedScope(response),
                 !Self.scopeElements(scope).isSubset(of: Self.scopeElements(grant.scope ?? ""))
             else { return response }
@@ -121,22 +114,28 @@ public struct ResourceBackend: ContentBackend {
         scoped.scope = scope
         let source = AccessTokenSource(
             grant: scoped, transport: context.transport, redactor: context.redactor, environment: environment)
-        var token: String
         do {
-            token = try await source.accessToken()
+            return try await sendReplacingRefusedToken(request, tokens: source, scope: scope)
         } catch let error as TokenEndpointError where error.status == 400 {
             // OAuth's answer to a scope the client may not have (`invalid_scope`, RFC 6749, 5.2); any other failure
             // of the token endpoint is the error.
             context.logger.info("the token endpoint would not give scope \"\(scope)\": \(error.description)")
             return refused
         }
-        var response = try await context.transport.send(try httpRequest(request, bearer: token))
-        if response.status == 401, Self.isBearerChallenge(response) {
-            context.logger.info("401 with the token kept for scope \"\(scope)\": fetching a new one and retrying once")
-            token = try await source.accessToken(replacing: token)
-            response = try await context.transport.send(try httpRequest(request, bearer: token))
-        }
-        return response
+    }
+
+    /// Sends a request with a token from `tokens`; a 401 Bearer challenge (a kept token the server no longer
+    /// takes) fetches a new one and sends once more.
+    private func sendReplacingRefusedToken(
+        _ request: ResourceRequest, tokens: AccessTokenSource, scope: String?
+    ) async throws -> HTTPTransportResponse {
+        let token = try await tokens.accessToken()
+        let response = try await context.transport.send(try httpRequest(request, bearer: token))
+        guard response.status == 401, Self.isBearerChallenge(response) else { return response }
+        let held = scope.map { "the token kept for scope \"\($0)\"" } ?? "a cached token"
+        context.logger.info("401 with \(held): fetching a new one from the token endpoint and retrying once")
+        let fresh = try await tokens.accessToken(replacing: token)
+        return try await context.transport.send(try httpRequest(request, bearer: fresh))
     }
 
     /// Whether a refusal is an OAuth challenge: a challenge of its `WWW-Authenticate` uses the Bearer scheme (the
