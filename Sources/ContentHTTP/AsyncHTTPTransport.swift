@@ -213,12 +213,18 @@ public final class AsyncHTTPTransport: HTTPTransport {
                     return nil
                 }
                 defer { group.cancelAll() }
-                guard let first = try await group.next(), let response = first else {
-                    let error = HTTPTransportError(.deadlineExceeded, url: shownURL)
-                    log("✗ \(error)")
+                if let first = try await group.next(), let response = first { return response }
+                // The deadline woke first; an exchange that had already ended (its task not yet resumed on a busy
+                // machine) still gives its own outcome, and only one the deadline cut short is a deadline failure.
+                group.cancelAll()
+                do {
+                    if let last = try await group.next(), let response = last { return response }
+                } catch let error where Self.map(error, url: shownURL, redactor: settings.redactor).kind != .cancelled {
                     throw error
-                }
-                return response
+                } catch {}
+                let error = HTTPTransportError(.deadlineExceeded, url: shownURL)
+                log("✗ \(error)")
+                throw error
             }
         } catch let error as HTTPTransportError {
             throw error
