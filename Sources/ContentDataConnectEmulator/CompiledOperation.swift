@@ -206,7 +206,8 @@ extension DataConnectEngine {
                 statements.append(try locate(root.table, args: arguments, query: &query))
             }
         }
-        let results = try await store.read(statements)
+        // A root is never a view (such an operation has no plan), but a filter may reach one.
+        let results = try await store.read(statements, readsView: query.readsView)
         var data = JSONObject()
         var entities: [EntityRecord] = []
         for (root, records) in zip(roots, results) {
@@ -233,7 +234,8 @@ extension DataConnectEngine {
     private func write(
         _ root: CompiledOperation.Root, data: Map, upsert: Bool, keyOutput: any GraphQLLeafType, values: ServerValues
     ) async throws -> Outcome {
-        let key = try await store.plannedWrite { transaction in
+        let isOneStatement = nestedInserts(in: root.table, data: data).isEmpty
+        let key = try await store.plannedWrite(isOneStatement: isOneStatement) { transaction in
             let state = ExecutionState(values: values, transaction: transaction, isolatesRootFields: false)
             return try await self.insert(root.table, data: data, state: state, upsert: upsert)
         }

@@ -214,16 +214,26 @@ extension DataConnectEngine {
         return key
     }
 
+    /// The lists of rows an insert's `data` nests under its back references (`reviews_on_movie: [...]`), each with
+    /// the table it goes to and the reference there: an insert without any is one statement.
+    func nestedInserts(in table: DataConnectSchema.Table, data: Map) -> [(
+        source: DataConnectSchema.Table, field: String, reference: DataConnectSchema.Reference, children: [Map]
+    )] {
+        table.relations.compactMap { relation in
+            guard case .backReference(let sourceName, let field, isSingle: false) = relation.kind,
+                let children = data.member(relation.name).array, !children.isEmpty,
+                let source = workspace.schema.table(sourceName), let reference = source.reference(field)
+            else { return nil }
+            return (source, field, reference, children)
+        }
+    }
+
     /// The rows a `T_Data` nests under its back-references (`reviews_on_movie: [Review_Data!]`), inserted with
     /// their reference set to the row just inserted.
     private func insertNested(in table: DataConnectSchema.Table, data: Map, key: Map, state: ExecutionState)
         async throws
     {
-        for relation in table.relations {
-            guard case .backReference(let sourceName, let field, isSingle: false) = relation.kind,
-                let children = data.member(relation.name).array, !children.isEmpty,
-                let source = workspace.schema.table(sourceName), let reference = source.reference(field)
-            else { continue }
+        for (source, field, reference, children) in nestedInserts(in: table, data: data) {
             for child in children {
                 guard var members = child.dictionary else { continue }
                 // The reference is this row, whatever the nested input says about it.

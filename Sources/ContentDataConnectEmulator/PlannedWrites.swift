@@ -57,12 +57,14 @@ final class PlannedWrites: Sendable {
 extension DataConnectStore {
     /// Runs a planned write in the next batch (see ``PlannedWrites``), answering once the batch has committed.
     ///
-    /// - Parameter body: The write.
+    /// - Parameters:
+    ///   - isOneStatement: Not used: a batch has one `BEGIN` and `COMMIT` for all its writes.
+    ///   - body: The write.
     /// - Returns: What `body` answers.
     /// - Throws: What `body` throws, or why the batch failed to commit.
-    func plannedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) async throws -> T) async throws
-        -> T
-    {
+    func plannedWrite<T: Sendable>(
+        isOneStatement: Bool, _ body: @escaping @Sendable (any SQLTransaction) async throws -> T
+    ) async throws -> T {
         // A write whose client has gone before its batch runs it is not run: its caller's task is cancelled.
         let abandoned = NIOLockedValueBox(false)
         return try await withTaskCancellationHandler {

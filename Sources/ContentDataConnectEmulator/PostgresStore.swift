@@ -136,6 +136,33 @@ struct PostgresStore: DataConnectStorage {
         }
     }
 
+    // A statement alone is atomic and sees one snapshot: PostgreSQL makes it a transaction of its own. `BEGIN` and
+    // `COMMIT` around it changed nothing but its cost, two more round trips on the leased connection, each a wake-up
+    // of the server's process (Benchmarks/README.md, "Data Connect on SQLite and on PostgreSQL").
+
+    /// A read that reaches a `@view` stays in `BEGIN READ ONLY`, as the general executor runs every query: a view's
+    /// SELECT may call a function that writes, which that transaction refuses and a statement of its own would not.
+    func read(_ statements: [SQLFragment], readsView: Bool) async throws -> [[SQLRecord]] {
+        guard statements.count == 1, !readsView else { return try await readInTransaction(statements) }
+        return try await database.withSession { session in
+            [try await PostgresTransaction(session: session).rows(statements[0])]
+        }
+    }
+
+    func plannedWrite<T: Sendable>(
+        isOneStatement: Bool, _ body: @escaping @Sendable (any SQLTransaction) async throws -> T
+    ) async throws -> T {
+        guard isOneStatement else {
+            return try await transaction(isMutation: true, isSerializable: false) { (try await body($0), commit: true) }
+        }
+        return try await database.withSession { session in
+            let transaction = PostgresTransaction(session: session)
+            let result = try await body(transaction)
+            if let fatal = transaction.fatal { throw fatal }
+            return result
+        }
+    }
+
     func close() async {
         await database.close()
     }

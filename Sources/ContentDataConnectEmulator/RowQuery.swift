@@ -61,8 +61,14 @@ struct RowQuery {
         return "t\(aliasCount)"
     }
 
-    func table(_ name: String) throws -> DataConnectSchema.Table {
+    /// Whether a table the statements reach besides their own is a `@view`, whose SELECT may call a function that
+    /// writes (see ``PostgresStore/read(_:readsView:)``).
+    private(set) var readsView = false
+
+    /// The table of this name, noted in ``readsView``.
+    mutating func table(_ name: String) throws -> DataConnectSchema.Table {
         guard let table = schema.table(name) else { throw Failure(description: "no table \(name)") }
+        if table.isView { readsView = true }
         return table
     }
 

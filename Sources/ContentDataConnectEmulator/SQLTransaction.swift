@@ -58,24 +58,30 @@ protocol DataConnectStorage: Sendable {
     ) async throws -> T
     /// Runs statements that only read, in one transaction: each sees the same committed rows.
     ///
-    /// - Parameter statements: The statements.
+    /// - Parameters:
+    ///   - statements: The statements.
+    ///   - readsView: Whether they read a `@view`, whose SELECT may call a function that writes.
     /// - Returns: The rows of each, in order.
     /// - Throws: What the database throws.
-    func read(_ statements: [SQLFragment]) async throws -> [[SQLRecord]]
+    func read(_ statements: [SQLFragment], readsView: Bool) async throws -> [[SQLRecord]]
     /// Runs a planned write (see ``CompiledOperation``) in one transaction, committed when `body` returns and rolled
     /// back when it throws.
     ///
-    /// - Parameter body: The write.
+    /// - Parameters:
+    ///   - isOneStatement: Whether `body` runs a single statement, which then needs no `BEGIN` and `COMMIT` around it.
+    ///   - body: The write.
     /// - Returns: What `body` answers.
     /// - Throws: What the database or `body` throws.
-    func plannedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) async throws -> T) async throws
-        -> T
+    func plannedWrite<T: Sendable>(
+        isOneStatement: Bool, _ body: @escaping @Sendable (any SQLTransaction) async throws -> T
+    ) async throws -> T
     /// Stops what the storage runs in the background.
     func close() async
 }
 
 extension DataConnectStorage {
-    func read(_ statements: [SQLFragment]) async throws -> [[SQLRecord]] {
+    /// Runs statements that only read in one explicit transaction.
+    func readInTransaction(_ statements: [SQLFragment]) async throws -> [[SQLRecord]] {
         try await transaction(isMutation: false, isSerializable: false) { transaction in
             var results: [[SQLRecord]] = []
             for statement in statements { results.append(try await transaction.rows(statement)) }
@@ -83,11 +89,6 @@ extension DataConnectStorage {
         }
     }
 
-    func plannedWrite<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) async throws -> T) async throws
-        -> T
-    {
-        try await transaction(isMutation: true, isSerializable: false) { (try await body($0), commit: true) }
-    }
 }
 
 extension DataConnectStore: DataConnectStorage {
@@ -133,7 +134,9 @@ extension DataConnectStore: DataConnectStorage {
     /// It runs on the calling thread (a serial queue that is idle runs a synchronous block there), which spares two
     /// thread switches per request; a reading connection is held only while one such block runs, and there are at
     /// least as many as cores, so a caller waits only for another caller's statements.
-    func read(_ statements: [SQLFragment]) async throws -> [[SQLRecord]] {
+    ///
+    /// No read of SQLite writes: its views are SELECTs, and its reading connections refuse writes.
+    func read(_ statements: [SQLFragment], readsView: Bool) async throws -> [[SQLRecord]] {
         try Task.checkCancellation()
         return try readHere(statements)
     }
@@ -179,7 +182,7 @@ extension DataConnectStore: DataConnectStorage {
 /// SQLite's side: statements on the store's one connection, whose transaction the store's lock keeps to one operation.
 struct SQLiteTransaction: SQLTransaction {
     let store: DataConnectStore
-    /// Whether statements run on the calling thread (``DataConnectStore/plannedWrite(_:)``) rather than on the
+    /// Whether statements run on the calling thread (``DataConnectStore/plannedWrite(isOneStatement:_:)``) rather than on the
     /// writer's queue.
     var runsHere = false
     var dialect: SQLDialect { .sqlite }

@@ -219,7 +219,8 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// Runs `body` on one connection outside any transaction: DDL that manages its own.
+    /// Runs `body` on one connection outside any transaction: DDL that manages its own, or one statement that is a
+    /// transaction by itself.
     ///
     /// - Parameter body: The work.
     /// - Returns: What `body` answers.

@@ -1,3 +1,4 @@
+import ContentDataConnectPostgres
 import ContentGraphQL
 import ContentJSON
 import ContentTesting
@@ -160,7 +161,8 @@ struct CompiledOperationTests {
         #expect(general.hasPrefix(#"{"data":"#), "\(general)")
     }
 
-    /// The same on PostgreSQL, where the plan reads in a transaction of the pool's.
+    /// The same on PostgreSQL, where a plan's one statement runs on a connection of the pool's as a transaction by
+    /// itself.
     @Test func aPlanAnswersAsTheExecutorOnPostgreSQL() async throws {
         guard case .postgres(let server)? = DataConnectHarness.Engine.all.last else { return }
         try await DataConnectHarness.withDatabase(on: server) { url in
@@ -181,6 +183,107 @@ struct CompiledOperationTests {
                 #expect(planned == general)
                 #expect(general.hasPrefix(#"{"data":"#), "\(general)")
             }
+        }
+    }
+
+    /// On PostgreSQL a planned insert is one statement, run without `BEGIN` and `COMMIT`: one that fails leaves
+    /// nothing and goes to the executor, and writes side by side on the pool's connections each commit.
+    @Test func plannedStatementsOnPostgreSQLCommitAloneAndFailAlone() async throws {
+        guard case .postgres(let server)? = DataConnectHarness.Engine.all.last else {
+            print("note: skipping planned statements on PostgreSQL: CONTENT_TEST_POSTGRES is not set")
+            return
+        }
+        try await DataConnectHarness.withDatabase(on: server) { url in
+            let engine = try await Self.engine(postgres: PostgresSettings(url: url, connections: 4))
+            let plan = try #require(engine.operations["app"]?["addWithID"]?.plan)
+            let taken: JSONObject = ["id": .string("11111111111111111111111111111111"), "title": .string("Again")]
+            let refused = await engine.run(plan, variables: taken, auth: .anonymous)
+            let outcomes = await withTaskGroup(of: String?.self) { group in
+                for number in 0..<24 {
+                    let variables: JSONObject = [
+                        "id": .string(String(format: "%032x", 0xC000 + number)), "title": .string("Side \(number)"),
+                    ]
+                    group.addTask { await engine.run(plan, variables: variables, auth: .anonymous).map(Self.text) }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let again = await Self.titled(engine, "Again")
+            let side = await Self.titled(engine, "Side")
+            let seeded = await Self.track(engine, id: "11111111111111111111111111111111")
+            await engine.store.close()
+            #expect(refused == nil)
+            #expect(again.contains(#""hits":[]"#), "\(again)")
+            #expect(seeded.contains(#""title":"Alpha""#), "\(seeded)")
+            #expect(outcomes.allSatisfy { $0?.contains(#""action":"CREATE""#) == true }, "\(outcomes)")
+            #expect(side.components(separatedBy: #""name":"Side "#).count - 1 == 24, "\(side)")
+        }
+    }
+
+    /// A planned read whose filter reaches a `@view` stays read-only on PostgreSQL.
+    ///
+    /// Every query of the executor runs in a read-only transaction, so a view whose SELECT calls a function that
+    /// writes is refused, not run. A read of tables alone runs as a statement of its own. An operation whose root
+    /// field is a view has no plan.
+    @Test func aPlannedReadOfAViewStaysReadOnlyOnPostgreSQL() async throws {
+        guard case .postgres(let server)? = DataConnectHarness.Engine.all.last else {
+            print("note: skipping the read-only view test on PostgreSQL: CONTENT_TEST_POSTGRES is not set")
+            return
+        }
+        try await DataConnectHarness.withDatabase(on: server) { url in
+            let admin = try await PostgresDatabase(location: try PostgresLocation(url: url), connections: 1)
+            try await admin.withSession { try await $0.run("CREATE SEQUENCE ticket_numbers") }
+            let folder = try DataConnectHarness.workspace([
+                "dataconnect.yaml":
+                    "serviceId: test\nlocation: us-central1\nschema:\n  source: ./schema\nconnectorDirs: [./app]\n",
+                "schema/schema.gql": """
+                type Show @table { title: String! }
+                type Ticket @view(sql: "SELECT id AS show_id, nextval('ticket_numbers') AS number FROM show") {
+                  show: Show
+                  number: Int64
+                }
+                """,
+                "app/connector.yaml": "connectorId: app\n",
+                "app/ops.gql": """
+                query ticketed @auth(level: PUBLIC) {
+                  shows(where: { tickets_on_show: { exist: { number: { gt: "0" } } } }) { title }
+                }
+                query shows @auth(level: PUBLIC) { shows { title } }
+                """,
+                "seed_data.gql": #"mutation seed { show_insert(data: { title: "Matinee" }) }"#,
+            ])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let engine = try await DataConnectEngine(
+                workspace: try DataConnectWorkspace.load(from: folder), dataFile: nil, limits: GraphQLLimits(),
+                postgres: PostgresSettings(url: url, connections: 2))
+            var answers: [String: (planned: String?, general: String)] = [:]
+            do {
+                for name in ["ticketed", "shows"] {
+                    let prepared = try #require(engine.operations["app"]?[name])
+                    let plan = try #require(prepared.plan, "\(name) has no plan")
+                    let planned = await engine.run(plan, variables: [:], auth: .anonymous)
+                    let general = await engine.run(
+                        document: prepared.document, operationName: name, variables: [:], auth: .anonymous,
+                        isAdmin: false)
+                    answers[name] = (planned.map(Self.text), Self.text(general))
+                }
+            } catch {
+                await engine.store.close()
+                await admin.close()
+                throw error
+            }
+            await engine.store.close()
+            let sequence = try await admin.withSession {
+                try await $0.rows("SELECT CASE WHEN is_called THEN 1 ELSE 0 END AS called FROM ticket_numbers")
+            }
+            await admin.close()
+            #expect(answers["ticketed"]?.planned == nil, "\(String(describing: answers["ticketed"]))")
+            #expect(
+                answers["ticketed"]?.general.contains("read-only transaction") == true,
+                "\(String(describing: answers["ticketed"]))")
+            let shows = try #require(answers["shows"])
+            #expect(shows.planned == shows.general)
+            #expect(shows.general.hasPrefix(#"{"data":{"shows":[{"title":"Matinee"}]}"#), "\(shows.general)")
+            #expect(sequence.first?["called"] == .integer(0), "\(sequence)")
         }
     }
 
