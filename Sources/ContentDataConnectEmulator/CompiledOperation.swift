@@ -230,7 +230,8 @@ extension DataConnectEngine {
         return Self.response(data, entities)
     }
 
-    /// The insert in a transaction of its own on the writing connection, committed before the answer.
+    /// The insert, committed before the answer: in the next batch of SQLite's writing connection, or on PostgreSQL as
+    /// one statement on a connection of the pool when it nests no rows.
     private func write(
         _ root: CompiledOperation.Root, data: Map, upsert: Bool, keyOutput: any GraphQLLeafType, values: ServerValues
     ) async throws -> Outcome {

@@ -65,7 +65,8 @@ protocol DataConnectStorage: Sendable {
     /// - Throws: What the database throws.
     func read(_ statements: [SQLFragment], readsView: Bool) async throws -> [[SQLRecord]]
     /// Runs a planned write (see ``CompiledOperation``) in one transaction, committed when `body` returns and rolled
-    /// back when it throws.
+    /// back when it throws; a write of one statement is that statement's own transaction, so `body` must not throw
+    /// after it has run.
     ///
     /// - Parameters:
     ///   - isOneStatement: Whether `body` runs a single statement, which then needs no `BEGIN` and `COMMIT` around it.
@@ -88,7 +89,6 @@ extension DataConnectStorage {
             return (results, commit: true)
         }
     }
-
 }
 
 extension DataConnectStore: DataConnectStorage {
@@ -182,8 +182,8 @@ extension DataConnectStore: DataConnectStorage {
 /// SQLite's side: statements on the store's one connection, whose transaction the store's lock keeps to one operation.
 struct SQLiteTransaction: SQLTransaction {
     let store: DataConnectStore
-    /// Whether statements run on the calling thread (``DataConnectStore/plannedWrite(isOneStatement:_:)``) rather than on the
-    /// writer's queue.
+    /// Whether statements run on the calling thread (``DataConnectStore/plannedWrite(isOneStatement:_:)``) rather
+    /// than on the writer's queue.
     var runsHere = false
     var dialect: SQLDialect { .sqlite }
 

@@ -161,8 +161,8 @@ struct CompiledOperationTests {
         #expect(general.hasPrefix(#"{"data":"#), "\(general)")
     }
 
-    /// The same on PostgreSQL, where a plan's one statement runs on a connection of the pool's as a transaction by
-    /// itself.
+    /// The same on PostgreSQL, where a plan of one root field runs its one statement as a transaction by itself, and
+    /// a plan of several (`filtered`) reads them in one read-only transaction.
     @Test func aPlanAnswersAsTheExecutorOnPostgreSQL() async throws {
         guard case .postgres(let server)? = DataConnectHarness.Engine.all.last else { return }
         try await DataConnectHarness.withDatabase(on: server) { url in
@@ -187,14 +187,15 @@ struct CompiledOperationTests {
     }
 
     /// On PostgreSQL a planned insert is one statement, run without `BEGIN` and `COMMIT`: one that fails leaves
-    /// nothing and goes to the executor, and writes side by side on the pool's connections each commit.
+    /// nothing and goes to the executor, and leaves its connection ready for the next (the pool has one, which the
+    /// writes after it, sent side by side, all wait for), and those each commit.
     @Test func plannedStatementsOnPostgreSQLCommitAloneAndFailAlone() async throws {
         guard case .postgres(let server)? = DataConnectHarness.Engine.all.last else {
             print("note: skipping planned statements on PostgreSQL: CONTENT_TEST_POSTGRES is not set")
             return
         }
         try await DataConnectHarness.withDatabase(on: server) { url in
-            let engine = try await Self.engine(postgres: PostgresSettings(url: url, connections: 4))
+            let engine = try await Self.engine(postgres: PostgresSettings(url: url, connections: 1))
             let plan = try #require(engine.operations["app"]?["addWithID"]?.plan)
             let taken: JSONObject = ["id": .string("11111111111111111111111111111111"), "title": .string("Again")]
             let refused = await engine.run(plan, variables: taken, auth: .anonymous)
