@@ -127,13 +127,21 @@ struct PostgresStore: DataConnectStorage {
         isMutation: Bool, isSerializable: Bool, _ body: @Sendable (any SQLTransaction) async throws -> (T, commit: Bool)
     ) async throws -> T {
         try await database.transaction(serializable: isSerializable, readOnly: !isMutation) { session in
-            let transaction = PostgresTransaction(session: session)
-            let result = try await body(transaction)
-            // A lost connection or a lost serialization race inside a resolver became that field's error; the whole
-            // operation answers it instead (and a serializable one runs again).
-            if let fatal = transaction.fatal { throw fatal }
-            return result
+            try await Self.operation(on: session, body)
         }
+    }
+
+    /// Runs an operation's statements on a leased connection.
+    ///
+    /// A lost connection or a lost serialization race inside a resolver became that field's error; the whole
+    /// operation answers it instead (and a serializable one runs again).
+    private static func operation<T: Sendable>(
+        on session: PostgresSession, _ body: @Sendable (any SQLTransaction) async throws -> T
+    ) async throws -> T {
+        let transaction = PostgresTransaction(session: session)
+        let result = try await body(transaction)
+        if let fatal = transaction.fatal { throw fatal }
+        return result
     }
 
     // A statement alone is atomic and sees one snapshot: PostgreSQL makes it a transaction of its own. `BEGIN` and
@@ -143,7 +151,13 @@ struct PostgresStore: DataConnectStorage {
     /// A read that reaches a `@view` stays in `BEGIN READ ONLY`, as the general executor runs every query: a view's
     /// SELECT may call a function that writes, which that transaction refuses and a statement of its own would not.
     func read(_ statements: [SQLFragment], readsView: Bool) async throws -> [[SQLRecord]] {
-        guard statements.count == 1, !readsView else { return try await readInTransaction(statements) }
+        guard statements.count == 1, !readsView else {
+            return try await transaction(isMutation: false, isSerializable: false) { transaction in
+                var results: [[SQLRecord]] = []
+                for statement in statements { results.append(try await transaction.rows(statement)) }
+                return (results, commit: true)
+            }
+        }
         return try await database.withSession { session in
             [try await PostgresTransaction(session: session).rows(statements[0])]
         }
@@ -155,12 +169,7 @@ struct PostgresStore: DataConnectStorage {
         guard isOneStatement else {
             return try await transaction(isMutation: true, isSerializable: false) { (try await body($0), commit: true) }
         }
-        return try await database.withSession { session in
-            let transaction = PostgresTransaction(session: session)
-            let result = try await body(transaction)
-            if let fatal = transaction.fatal { throw fatal }
-            return result
-        }
+        return try await database.withSession { session in try await Self.operation(on: session, body) }
     }
 
     func close() async {

@@ -80,17 +80,6 @@ protocol DataConnectStorage: Sendable {
     func close() async
 }
 
-extension DataConnectStorage {
-    /// Runs statements that only read in one explicit transaction.
-    func readInTransaction(_ statements: [SQLFragment]) async throws -> [[SQLRecord]] {
-        try await transaction(isMutation: false, isSerializable: false) { transaction in
-            var results: [[SQLRecord]] = []
-            for statement in statements { results.append(try await transaction.rows(statement)) }
-            return (results, commit: true)
-        }
-    }
-}
-
 extension DataConnectStore: DataConnectStorage {
     var dialect: SQLDialect { .sqlite }
 
