@@ -155,12 +155,13 @@ public struct DataConnectBackend: ContentBackend {
         let url = context.redactor.redact(url: response.url)
         let parsed = try? JSONParser().parse(response.body)
         guard response.isSuccess else {
-            let error = parsed?["error"]
-            let status = error?["status"]?.stringValue.map { " \($0)" } ?? ""
-            let message = context.redactor.redact(
-                error?["message"]?.stringValue
-                    ?? String(decoding: response.body.prefix(200), as: UTF8.self)
-                    .split(separator: "\n").first.map(String.init) ?? "")
+            let error = GoogleAPIErrorBody(parsed)
+            let status = error?.status.map { " \($0)" } ?? ""
+            let message =
+                error?.text(redactor: context.redactor)
+                ?? context.redactor.redact(
+                    String(decoding: response.body.prefix(200), as: UTF8.self)
+                        .split(separator: "\n").first.map(String.init) ?? "")
             var hint = ""
             switch response.status {
             case 404 where message.contains(operation.name) || message.lowercased().contains("operation"):

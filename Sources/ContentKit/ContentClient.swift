@@ -206,13 +206,15 @@ public final class ContentClient: Sendable {
         let url = redactor.redact(url: response.url)
         let parsed = try? JSONParser().parse(response.body)
         guard response.isSuccess else {
-            // Data Connect says why in `{"error": {"message", "status"}}`; AEM in its body's first line.
+            // Data Connect says why in `{"error": {"message", "status"}}` (its emulator in `{"code", "message"}`), AEM
+            // in a top-level `message` or in its body's first line.
             let message =
-                parsed?["error"]?["message"]?.stringValue
-                ?? String(decoding: response.body.prefix(200), as: UTF8.self).split(separator: "\n").first.map(
-                    String.init) ?? ""
+                GoogleAPIErrorBody(parsed)?.text(redactor: redactor)
+                ?? redactor.redact(
+                    String(decoding: response.body.prefix(200), as: UTF8.self).split(separator: "\n").first.map(
+                        String.init) ?? "")
             throw ContentClientError.httpStatus(
-                operation: operation, status: response.status, url: url, message: redactor.redact(message))
+                operation: operation, status: response.status, url: url, message: message)
         }
         guard case .object(let body)? = parsed else {
             throw ContentClientError.malformedResponse(operation: operation, url: url)

@@ -360,6 +360,41 @@ struct DataConnectBackendTests {
                 == "listMovies: HTTP 500 from \(Example.production):executeQuery: upstream exploded")
     }
 
+    @Test func firebasesEmulatorFlatErrorBodyIsReadWithItsGRPCCodeNamed() async throws {
+        // Firebase's emulator answers its gRPC gateway's form: the gRPC code (3), no `status`, no `error` wrapper.
+        let flat = #"{"code":3,"message":"variable genre: expected String","details":[]}"#
+        let (backend, _) = try makeBackend(Example.answer(400, flat))
+        let caught = await asyncFailure { _ = try await run(backend, "listMoviesByGenre", ["genre": .bool(true)]) }
+        let error = try #require(caught)
+        #expect(error.kind == .httpStatus(400))
+        #expect(
+            error.description
+                == "listMoviesByGenre: HTTP 400 INVALID_ARGUMENT from \(Example.production):executeQuery: variable "
+                + "genre: expected String")
+
+        // A code outside gRPC's names no status; the message is still read.
+        let (odd, _) = try makeBackend(Example.answer(500, #"{"code":99,"message":"odd"}"#))
+        let caughtOdd = await asyncFailure { _ = try await run(odd, "listMovies") }
+        #expect(
+            try #require(caughtOdd).description == "listMovies: HTTP 500 from \(Example.production):executeQuery: odd")
+    }
+
+    @Test func graphQLErrorsInDetailsFollowTheMessageEachOnALine() async throws {
+        let body = #"""
+            {"error":{"code":400,"message":"invalid request","status":"INVALID_ARGUMENT","details":[
+              {"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"IGNORED"},
+              {"message":"expected String, got Boolean","path":["vars","genre"]},
+              {"message":"no path here"}]}}
+            """#
+        let (backend, _) = try makeBackend(Example.answer(400, body))
+        let caught = await asyncFailure { _ = try await run(backend, "listMoviesByGenre", ["genre": .bool(true)]) }
+        let error = try #require(caught)
+        #expect(
+            error.description
+                == "listMoviesByGenre: HTTP 400 INVALID_ARGUMENT from \(Example.production):executeQuery: invalid "
+                + "request\n  vars.genre: expected String, got Boolean\n  no path here")
+    }
+
     @Test func notFoundOperationSaysTheWorkspaceAndTheServiceDiffer() async throws {
         let missing = #"{"error":{"code":404,"message":"operation listMovies not found","status":"NOT_FOUND"}}"#
         let (backend, _) = try makeBackend(Example.answer(404, missing))
@@ -445,6 +480,7 @@ struct DataConnectBackendTests {
             (500, "rejected \(token) with key \(key)"),
             (404, #"{"error":{"code":404,"message":"operation listMovies: \#(token) \#(key)","status":"NOT_FOUND"}}"#),
             (401, #"{"error":{"code":401,"message":"\#(token) expired","status":"UNAUTHENTICATED"}}"#),
+            (400, #"{"code":3,"message":"\#(key)","details":[{"message":"\#(token)","path":["movies"]}]}"#),
             (200, #"{"data":null,"errors":[{"message":"bad token \#(token)","path":["movies"]}]}"#),
             (200, "not JSON at all"),
         ]

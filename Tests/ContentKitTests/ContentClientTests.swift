@@ -152,6 +152,32 @@ struct ContentClientTests {
         }
     }
 
+    @Test func errorStatusesAreReadInTheServicesShapeAndInItsEmulatorsFlatOne() async throws {
+        let answers = [
+            #"{"error":{"code":400,"message":"bad variables","status":"INVALID_ARGUMENT","details":[{"message":""#
+                + #"expected String","path":["genre"]}]}}"#,
+            // Firebase's emulator: gRPC's code at the top, no wrapper.
+            #"{"code":3,"message":"bad variables","details":[{"message":"expected String","path":["genre"]}]}"#,
+        ]
+        for body in answers {
+            let transport = ScriptedTransport { request in
+                HTTPTransportResponse(status: 400, body: Array(body.utf8), url: request.url)
+            }
+            let settings = DataConnectSettings(endpoint: .url("http://127.0.0.1:1"), project: "demo")
+            let client = ContentClient(
+                configuration: ContentClientConfiguration(dataConnect: settings), transport: transport)
+            await #expect(
+                throws: ContentClientError.httpStatus(
+                    operation: "listMovies", status: 400,
+                    url: "http://127.0.0.1:1/v1/projects/demo/locations/us-central1/services/svc/connectors/movies"
+                        + ":executeQuery",
+                    message: "bad variables\n  genre: expected String")
+            ) {
+                try await client.data(Answer.self, for: Self.operation)
+            }
+        }
+    }
+
     @Test func aServiceWithoutSettingsIsAConfigurationError() async throws {
         let client = ContentClient(
             configuration: ContentClientConfiguration(),
