@@ -216,9 +216,4 @@ enum DataConnectScalars {
         return DataConnectCalendar.timestampText(
             seconds: seconds, microseconds: Int((interval - Double(seconds)) * 1_000_000))
     }
-
-    /// A new random UUID, canonical.
-    static func newUUID() -> String {
-        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    }
 }

@@ -34,7 +34,7 @@ struct ServerValues: Sendable {
         case "request.time":
             return (type == .date ? String(now.prefix(10)) : now).databaseValue
         case "uuidV4()":
-            return DataConnectScalars.newUUID().databaseValue
+            return DataConnectUUID.random().databaseValue
         default:
             let value: JSONValue
             do {

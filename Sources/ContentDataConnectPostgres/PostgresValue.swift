@@ -133,7 +133,7 @@ enum PostgresValueDecoding {
             return .string(bytes.readString(length: bytes.readableBytes) ?? "")
         case .uuid:
             guard let raw = bytes.readBytes(length: 16) else { return .null }
-            return .string(hex(raw))
+            return .string(DataConnectUUID.hex(raw))
         case .date:
             guard let days = bytes.readInteger(as: Int32.self) else { return .null }
             if days == Int32.max { return .string("infinity") }
@@ -163,22 +163,6 @@ enum PostgresValueDecoding {
             if let array = self.array(&bytes, vector: vector) { return array }
             return .string(bytes.readString(length: bytes.readableBytes) ?? "")
         }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Bytes as lower-case hex digits, as Data Connect writes a UUID's 16 (without dashes).
-    ///
-    /// `String(format:)` for each byte cost a tenth of the server's CPU time on a query of three movies
-    /// (`perf record`).
-    static func hex(_ raw: [UInt8]) -> String {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(raw.count * 2)
-        for byte in raw {
-            digits.append(hexDigits[Int(byte >> 4)])
-            digits.append(hexDigits[Int(byte & 0x0f)])
-        }
-        return String(decoding: digits, as: UTF8.self)
     }
 
     /// pgvector's binary form (`vector_send`): the dimension count and an unused word, both 16-bit, then each
