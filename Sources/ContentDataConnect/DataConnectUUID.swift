@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// UUIDs as Data Connect writes them: 32 lower-case hex digits without dashes.
 package enum DataConnectUUID {
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -23,7 +21,17 @@ package enum DataConnectUUID {
     }
 
     /// A new random (version 4) UUID, as `uuidV4()` makes one.
+    ///
+    /// From the system's generator (`getrandom`) rather than Foundation's `UUID()`, which on Linux opens, reads and
+    /// closes `/dev/urandom` for each one.
     package static func random() -> String {
-        withUnsafeBytes(of: UUID().uuid) { hex($0) }
+        var generator = SystemRandomNumberGenerator()
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &words) { bytes in
+            // RFC 9562: version 4 in the high nibble of byte 6, the variant's bits 10 at the top of byte 8.
+            bytes[6] = bytes[6] & 0x0f | 0x40
+            bytes[8] = bytes[8] & 0x3f | 0x80
+            return hex(bytes)
+        }
     }
 }
