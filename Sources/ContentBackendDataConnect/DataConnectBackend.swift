@@ -155,13 +155,15 @@ public struct DataConnectBackend: ContentBackend {
         let url = context.redactor.redact(url: response.url)
         let parsed = try? JSONParser().parse(response.body)
         guard response.isSuccess else {
-            let error = GoogleAPIErrorBody(parsed)
+            let error = GoogleAPIErrorBody(parsed, httpStatus: response.status)
             let status = error?.status.map { " \($0)" } ?? ""
             let message =
-                error?.text(redactor: context.redactor)
+                error?.shownMessage(redactor: context.redactor)
                 ?? context.redactor.redact(
                     String(decoding: response.body.prefix(200), as: UTF8.self)
                         .split(separator: "\n").first.map(String.init) ?? "")
+            // The GraphQL errors of `details` come last, after the hint, each on a line of its own.
+            let details = error?.detailLines(redactor: context.redactor) ?? ""
             var hint = ""
             switch response.status {
             case 404 where message.contains(operation.name) || message.lowercased().contains("operation"):
@@ -184,7 +186,8 @@ public struct DataConnectBackend: ContentBackend {
             }
             throw DataConnectError(
                 kind: .httpStatus(response.status),
-                description: "\(operation.name): HTTP \(response.status)\(status) from \(url): \(message)\(hint)")
+                description:
+                    "\(operation.name): HTTP \(response.status)\(status) from \(url): \(message)\(hint)\(details)")
         }
         guard case .object(let body)? = parsed else {
             throw DataConnectError(

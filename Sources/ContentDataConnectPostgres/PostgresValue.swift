@@ -133,7 +133,7 @@ enum PostgresValueDecoding {
             return .string(bytes.readString(length: bytes.readableBytes) ?? "")
         case .uuid:
             guard let raw = bytes.readBytes(length: 16) else { return .null }
-            return .string(DataConnectUUID.hex(raw))
+            return .string(raw.withUnsafeBytes { DataConnectUUID.hex($0) })
         case .date:
             guard let days = bytes.readInteger(as: Int32.self) else { return .null }
             if days == Int32.max { return .string("infinity") }

@@ -208,8 +208,9 @@ public final class ContentClient: Sendable {
         guard response.isSuccess else {
             // Data Connect says why in `{"error": {"message", "status"}}` (its emulator in `{"code", "message"}`), AEM
             // in a top-level `message` or in its body's first line.
+            let error = GoogleAPIErrorBody(parsed, httpStatus: response.status)
             let message =
-                GoogleAPIErrorBody(parsed)?.text(redactor: redactor)
+                error.map { $0.shownMessage(redactor: redactor) + $0.detailLines(redactor: redactor) }
                 ?? redactor.redact(
                     String(decoding: response.body.prefix(200), as: UTF8.self).split(separator: "\n").first.map(
                         String.init) ?? "")

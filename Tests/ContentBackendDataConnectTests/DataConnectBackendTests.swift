@@ -372,11 +372,49 @@ struct DataConnectBackendTests {
                 == "listMoviesByGenre: HTTP 400 INVALID_ARGUMENT from \(Example.production):executeQuery: variable "
                 + "genre: expected String")
 
-        // A code outside gRPC's names no status; the message is still read.
-        let (odd, _) = try makeBackend(Example.answer(500, #"{"code":99,"message":"odd"}"#))
-        let caughtOdd = await asyncFailure { _ = try await run(odd, "listMovies") }
+        // Another server's own code or status names nothing: a code outside gRPC's, one whose HTTP status is not
+        // the response's (1 is CANCELLED, 499), 0 (OK), or a status that is not one of gRPC's. The message is read.
+        for body in [
+            #"{"code":99,"message":"odd"}"#, #"{"code":1,"message":"odd"}"#, #"{"code":0,"message":"odd"}"#,
+            #"{"status":"error","message":"odd"}"#, #"{"error":{"status":"fail","message":"odd"}}"#,
+        ] {
+            let (odd, _) = try makeBackend(Example.answer(500, body))
+            let caughtOdd = await asyncFailure { _ = try await run(odd, "listMovies") }
+            #expect(
+                try #require(caughtOdd).description
+                    == "listMovies: HTTP 500 from \(Example.production):executeQuery: odd", "\(body)")
+        }
+        // A body without a message, or not an object, is shown by its first line as before.
+        for body in [#"{"code":3,"details":[]}"#, #"[{"message":"in an array"}]"#, #"{"message":""}"#] {
+            let (bare, _) = try makeBackend(Example.answer(400, body))
+            let caughtBare = await asyncFailure { _ = try await run(bare, "listMovies") }
+            #expect(
+                try #require(caughtBare).description
+                    == "listMovies: HTTP 400 from \(Example.production):executeQuery: \(body)")
+        }
+    }
+
+    @Test func theHintComesBeforeTheDetailsAndLongBodiesAreCut() async throws {
+        let denied = #"{"code":16,"message":"expired","details":[{"message":"token expired","path":["auth"]}]}"#
+        let (unauthenticated, _) = try makeBackend(Example.answer(401, denied))
+        let caught = await asyncFailure { _ = try await run(unauthenticated, "listMyReviews") }
         #expect(
-            try #require(caughtOdd).description == "listMovies: HTTP 500 from \(Example.production):executeQuery: odd")
+            try #require(caught).description
+                == "listMyReviews: HTTP 401 UNAUTHENTICATED from \(Example.production):executeQuery: expired; send a "
+                + "Firebase ID token (auth.idToken, or auth.idTokenCommand) of a caller that meets the operation's "
+                + "@auth (USER)\n  auth: token expired")
+
+        let long = String(repeating: "x", count: 5000)
+        let many = (0..<25).map { #"{"message":"e\#($0)"}"# }.joined(separator: ",")
+        let (verbose, _) = try makeBackend(
+            Example.answer(400, #"{"error":{"message":"\#(long)","status":"INVALID_ARGUMENT","details":[\#(many)]}}"#))
+        let caughtVerbose = await asyncFailure { _ = try await run(verbose, "listMovies") }
+        let lines = try #require(caughtVerbose).description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 22)
+        #expect(lines.first?.hasSuffix(": " + String(repeating: "x", count: 2000) + "…") == true)
+        #expect(lines[1] == "  e0")
+        #expect(lines[20] == "  e19")
+        #expect(lines.last == "  (5 more)")
     }
 
     @Test func graphQLErrorsInDetailsFollowTheMessageEachOnALine() async throws {

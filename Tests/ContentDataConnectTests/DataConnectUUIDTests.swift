@@ -5,8 +5,8 @@ import Testing
 
 struct DataConnectUUIDTests {
     @Test func bytesBecomeTwoLowerCaseHexDigitsEach() {
-        #expect(DataConnectUUID.hex([]) == "")
-        #expect(DataConnectUUID.hex([0x00, 0x0f, 0xa0, 0xff, 0x5c]) == "000fa0ff5c")
+        #expect([UInt8]().withUnsafeBytes { DataConnectUUID.hex($0) } == "")
+        #expect([UInt8]([0x00, 0x0f, 0xa0, 0xff, 0x5c]).withUnsafeBytes { DataConnectUUID.hex($0) } == "000fa0ff5c")
         // The same text as Foundation's, less its dashes and capitals.
         let uuid = UUID()
         let foundation = uuid.uuidString.replacingOccurrences(of: "-", with: "").lowercased()

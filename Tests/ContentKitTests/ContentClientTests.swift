@@ -178,6 +178,27 @@ struct ContentClientTests {
         }
     }
 
+    @Test func anAEMErrorsTopLevelMessageIsItsMessage() async throws {
+        let transport = ScriptedTransport { request in
+            HTTPTransportResponse(
+                status: 401,
+                body: Array(#"{"message":"author mode needs basic auth","details":"not a list"}"#.utf8),
+                url: request.url)
+        }
+        let client = ContentClient(
+            configuration: ContentClientConfiguration(aem: AEMSettings(url: "http://127.0.0.1:1")),
+            transport: transport)
+        await #expect(
+            throws: ContentClientError.httpStatus(
+                operation: "wknd-shared/adventures-all", status: 401,
+                url: "http://127.0.0.1:1/graphql/execute.json/wknd-shared/adventures-all",
+                message: "author mode needs basic auth")
+        ) {
+            try await client.data(
+                Answer.self, for: AEMPersistedQuery(configuration: "wknd-shared", name: "adventures-all"))
+        }
+    }
+
     @Test func aServiceWithoutSettingsIsAConfigurationError() async throws {
         let client = ContentClient(
             configuration: ContentClientConfiguration(),
