@@ -124,13 +124,17 @@ public final class ContentClient: Sendable {
         var located = operation
         located.location = settings.location ?? operation.location
         located.service = settings.service ?? operation.service
+        let idToken = try await settings.idToken?()
+        let appCheckToken = try await settings.appCheckToken?()
         let credentials = DataConnectOperation.Credentials(
-            idToken: try await settings.idToken?(), appCheckToken: try await settings.appCheckToken?(),
-            apiKey: settings.apiKey, headers: settings.headers)
+            idToken: idToken, appCheckToken: appCheckToken, apiKey: settings.apiKey, headers: settings.headers)
         let request = located.request(
             variables: variables, baseURL: settings.endpoint.baseURL, project: settings.project,
             apiVersion: settings.apiVersion, credentials: credentials)
-        let body = try body(of: try await transport.send(request), operation: operation.name)
+        // A server that echoes a credential in an error must not put it in the message.
+        let body = try body(
+            of: try await transport.send(request), operation: operation.name,
+            redactor: redactor.adding([idToken, appCheckToken, settings.apiKey].compactMap { $0 }))
         return (body.data, body.extensions)
     }
 
@@ -187,20 +191,33 @@ public final class ContentClient: Sendable {
             base: settings.url, configuration: query.configuration, name: query.name, variables: variables)
         var headers: HeaderFields = ["Accept": "application/json"]
         for (name, value) in settings.headers.sorted(by: { $0.key < $1.key }) { headers[name] = value }
+        var secrets: [String] = []
         switch settings.authentication {
         case .none:
             break
         case .basic(let username, let password):
-            headers["Authorization"] = "Basic " + Foundation.Data("\(username):\(password)".utf8).base64EncodedString()
+            let encoded = Foundation.Data("\(username):\(password)".utf8).base64EncodedString()
+            headers["Authorization"] = "Basic " + encoded
+            secrets += [password, encoded]
         case .bearer(let token):
-            if let token = try await token(), !token.isEmpty { headers["Authorization"] = "Bearer \(token)" }
+            if let token = try await token(), !token.isEmpty {
+                headers["Authorization"] = "Bearer \(token)"
+                secrets.append(token)
+            }
         }
         let response = try await transport.send(HTTPTransportRequest(method: .get, url: url, headers: headers))
-        return try body(of: response, operation: query.path)
+        return try body(of: response, operation: query.path, redactor: redactor.adding(secrets))
     }
 
     /// Reads a GraphQL response: an error status, `errors`, or its `data` and `extensions`.
-    private func body(of response: HTTPTransportResponse, operation: String) throws
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - operation: The operation's name, for errors.
+    ///   - redactor: Masks secrets in what errors show, the request's credentials among them.
+    /// - Returns: The answer's `data` (never null) and `extensions`.
+    /// - Throws: ``ContentClientError`` for an error status, GraphQL errors, no data or a body that is not JSON.
+    private func body(of response: HTTPTransportResponse, operation: String, redactor: Redactor) throws
         -> (data: JSONValue, extensions: JSONValue?)
     {
         let url = redactor.redact(url: response.url)

@@ -127,9 +127,16 @@ struct ContentClientTests {
     }
 
     @Test func errorsNameTheOperationAndNeverTheCredentials() async throws {
+        // Each answer echoes the credentials, as a careless server or proxy might.
         let answers: [(Int, String, FailureCategory)] = [
-            (400, #"{"error":{"code":400,"message":"bad variables","status":"INVALID_ARGUMENT"}}"#, .httpStatus),
-            (200, #"{"data":null,"errors":[{"message":"boom","path":["movies"]}]}"#, .operationFailed),
+            (
+                400,
+                #"{"error":{"code":400,"message":"bad secret-token app-check-value","status":"INVALID_ARGUMENT"}}"#,
+                .httpStatus
+            ),
+            (401, #"{"code":16,"message":"x","details":[{"message":"secret-token","path":["a"]}]}"#, .httpStatus),
+            (500, "upstream saw secret-token and app-check-value", .httpStatus),
+            (200, #"{"data":null,"errors":[{"message":"boom secret-token","path":["movies"]}]}"#, .operationFailed),
             (200, #"{"data":{"ok":"yes"}}"#, .operationFailed),
             (200, "<html>", .operationFailed),
         ]
@@ -138,7 +145,8 @@ struct ContentClientTests {
                 HTTPTransportResponse(status: status, body: Array(body.utf8), url: request.url)
             }
             let settings = DataConnectSettings(
-                endpoint: .url("http://127.0.0.1:1"), project: "demo", idToken: { "secret-token" })
+                endpoint: .url("http://127.0.0.1:1"), project: "demo", idToken: { "secret-token" },
+                appCheckToken: { "app-check-value" })
             let client = ContentClient(
                 configuration: ContentClientConfiguration(dataConnect: settings), transport: transport)
             do {
@@ -147,7 +155,8 @@ struct ContentClientTests {
             } catch let error as ContentClientError {
                 #expect(error.category == category, "\(error)")
                 #expect(error.description.contains("listMovies"), "\(error)")
-                #expect(!error.description.contains("secret-token"))
+                #expect(!error.description.contains("secret-token"), "\(error)")
+                #expect(!error.description.contains("app-check-value"), "\(error)")
             }
         }
     }
@@ -196,6 +205,37 @@ struct ContentClientTests {
         ) {
             try await client.data(
                 Answer.self, for: AEMPersistedQuery(configuration: "wknd-shared", name: "adventures-all"))
+        }
+    }
+
+    @Test func anAEMErrorNeverShowsTheRequestsCredentials() async throws {
+        let encoded = Data("admin:s3cret-pass".utf8).base64EncodedString()
+        let cases: [(AEMSettings.Authentication, [String])] = [
+            (.bearer({ "bearer-secret" }), ["bearer-secret"]),
+            (.basic(username: "admin", password: "s3cret-pass"), ["s3cret-pass", encoded]),
+        ]
+        for (authentication, secrets) in cases {
+            let transport = ScriptedTransport { request in
+                // The server echoes the credentials it was sent.
+                let echoed = secrets.joined(separator: " ")
+                return HTTPTransportResponse(
+                    status: 403, body: Array(#"{"message":"refused \#(echoed)"}"#.utf8), url: request.url)
+            }
+            let client = ContentClient(
+                configuration: ContentClientConfiguration(
+                    aem: AEMSettings(url: "http://127.0.0.1:1", authentication: authentication)),
+                transport: transport)
+            do {
+                _ = try await client.data(
+                    Answer.self, for: AEMPersistedQuery(configuration: "wknd-shared", name: "adventures-all"))
+                Issue.record("a 403 was accepted")
+            } catch let error as ContentClientError {
+                #expect(
+                    error.description.hasSuffix(
+                        ": refused " + secrets.map { _ in "<redacted>" }.joined(separator: " ")),
+                    "\(error)")
+                for secret in secrets { #expect(!error.description.contains(secret), "\(error)") }
+            }
         }
     }
 
