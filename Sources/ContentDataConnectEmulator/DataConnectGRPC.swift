@@ -5,6 +5,7 @@ internal import ContentJSON
 internal import Foundation
 internal import GRPCCore
 internal import GRPCNIOTransportHTTP2Posix
+internal import GRPCProtobuf
 public import Logging
 internal import NIOConcurrencyHelpers
 internal import NIOCore
@@ -19,63 +20,61 @@ internal import SwiftProtobuf
 /// (`NOT_FOUND` for an unknown operation, `INVALID_ARGUMENT`, `UNAUTHENTICATED`, `PERMISSION_DENIED`,
 /// `FAILED_PRECONDITION`); a GraphQL error with or without data is an OK status with `errors` filled, as the
 /// service answers.
-struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.ServiceProtocol {
+///
+/// The methods are registered here rather than through the generated `ServiceProtocol` so that the answer's data
+/// goes from the engine's JSON to the wire without a `Struct` in between (``ExecuteResponseSerializer``); requests
+/// are decoded by swift-protobuf as generated.
+struct DataConnectGRPCService: RegistrableRPCService {
     let engine: DataConnectEngine
 
-    func executeQuery(
-        request: ServerRequest<Google_Firebase_Dataconnect_V1_ExecuteQueryRequest>, context: ServerContext
-    ) async throws -> ServerResponse<Google_Firebase_Dataconnect_V1_ExecuteQueryResponse> {
-        try await respond(to: request, kind: .query)
+    func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        typealias Method = Google_Firebase_Dataconnect_V1_ConnectorService.Method
+        register(
+            Method.ExecuteQuery.descriptor, Google_Firebase_Dataconnect_V1_ExecuteQueryRequest.self, kind: .query,
+            with: &router)
+        register(
+            Method.ExecuteMutation.descriptor, Google_Firebase_Dataconnect_V1_ExecuteMutationRequest.self,
+            kind: .mutation, with: &router)
     }
 
-    func executeMutation(
-        request: ServerRequest<Google_Firebase_Dataconnect_V1_ExecuteMutationRequest>, context: ServerContext
-    ) async throws -> ServerResponse<Google_Firebase_Dataconnect_V1_ExecuteMutationResponse> {
-        try await respond(to: request, kind: .mutation)
+    private func register<Request: ExecuteRequestMessage & SwiftProtobuf.Message, Transport: ServerTransport>(
+        _ method: MethodDescriptor, _ request: Request.Type, kind: ConnectorOperation.Kind,
+        with router: inout RPCRouter<Transport>
+    ) {
+        router.registerHandler(
+            forMethod: method, deserializer: ProtobufDeserializer<Request>(), serializer: ExecuteResponseSerializer()
+        ) { request, _ in
+            // A unary call: exactly one request message, as the generated service requires.
+            let single = try await ServerRequest(stream: request)
+            return StreamingServerResponse(single: try await respond(to: single, kind: kind))
+        }
     }
 
-    /// Runs either method's request and fills its response: the two differ only in their message types.
-    private func respond<Request: ExecuteRequestMessage, Response: ExecuteResponseMessage>(
+    /// Runs either method's request: the two differ only in their message types.
+    private func respond<Request: ExecuteRequestMessage>(
         to request: ServerRequest<Request>, kind: ConnectorOperation.Kind
-    ) async throws(RPCError) -> ServerResponse<Response> {
+    ) async throws(RPCError) -> ServerResponse<ExecuteResponse> {
         let message = request.message
-        let body = try await run(
-            name: message.name, operationName: message.operationName,
-            variables: message.hasVariables ? message.variables : nil, kind: kind, metadata: request.metadata)
-        var response = Response()
-        if let data = body.data { response.data = data }
-        response.errors = body.errors
-        if let extensions = body.extensions { response.extensions = extensions }
-        return ServerResponse(message: response)
-    }
-
-    /// What both methods return: the result's data and errors as the wire types carry them.
-    struct Body {
-        var data: Google_Protobuf_Struct?
-        var errors: [Google_Firebase_Dataconnect_V1_GraphqlError]
-        var extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions?
-    }
-
-    private func run(
-        name: String, operationName: String, variables: Google_Protobuf_Struct?, kind: ConnectorOperation.Kind,
-        metadata: Metadata
-    ) async throws(RPCError) -> Body {
-        let connector = try connectorID(of: name)
-        guard !operationName.isEmpty else {
+        let connector = try connectorID(of: message.name)
+        guard !message.operationName.isEmpty else {
             throw RPCError(code: .invalidArgument, message: "operation_name is required: an operation of \(connector)")
         }
-        let (json, auth) = try Self.inputs(variables: variables, token: Self.text(metadata, "x-firebase-auth-token"))
+        let (json, auth) = try Self.inputs(
+            variables: message.hasVariables ? message.variables : nil,
+            token: Self.text(request.metadata, "x-firebase-auth-token"))
         let outcome = await engine.execute(
-            connector: connector, operationName: operationName, kind: kind, variables: json, auth: auth)
+            connector: connector, operationName: message.operationName, kind: kind, variables: json, auth: auth)
         switch outcome {
         case .failure(let failure):
             throw RPCError(code: Self.code(failure.status), message: failure.message)
         case .response(let document):
-            var body = Body(data: nil, errors: [])
-            if case .object(let data)? = document["data"] { body.data = ProtobufJSON.structValue(data) }
-            body.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
-            body.extensions = document["extensions"].map(ProtobufJSON.responseExtensions)
-            return body
+            var response = ExecuteResponse()
+            if case .object(let data)? = document["data"] { response.data = data }
+            response.rest.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+            if let extensions = document["extensions"] {
+                response.rest.extensions = ProtobufJSON.responseExtensions(extensions)
+            }
+            return ServerResponse(message: response)
         }
     }
 
@@ -111,7 +110,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
     /// The connector of `projects/{project}/locations/{location}/services/{service}/connectors/{connector}`, checked
     /// against the service this emulator serves.
     static func connectorID(of name: String, workspace: DataConnectWorkspace) throws(RPCError) -> String {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 8, parts[0] == "projects", parts[2] == "locations", parts[4] == "services",
             parts[6] == "connectors", !parts[7].isEmpty
         else {
@@ -123,7 +122,7 @@ struct DataConnectGRPCService: Google_Firebase_Dataconnect_V1_ConnectorService.S
         if let mismatch = serviceMismatch(service: parts[5], workspace: workspace) {
             throw RPCError(code: .notFound, message: mismatch)
         }
-        return parts[7]
+        return String(parts[7])
     }
 
     /// Why a service named in a request is not this emulator's, or `nil` when it is.
@@ -347,15 +346,37 @@ protocol ExecuteRequestMessage: Sendable {
     var hasVariables: Bool { get }
 }
 
-/// `ExecuteQueryResponse` and `ExecuteMutationResponse`: the same fields under two names.
-protocol ExecuteResponseMessage: Sendable {
-    init()
-    var data: Google_Protobuf_Struct { get set }
-    var errors: [Google_Firebase_Dataconnect_V1_GraphqlError] { get set }
-    var extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions { get set }
+/// The answer of `ExecuteQuery` or `ExecuteMutation`, whose messages have the same fields under the same numbers
+/// (`data = 1`, `errors = 2`, `extensions = 3`): the data as the engine's JSON, the rest as the generated message.
+struct ExecuteResponse: Sendable {
+    /// The result's `data`, when it is an object; `nil` leaves the field unset.
+    var data: JSONObject?
+    /// `errors` and `extensions`; its `data` stays unset.
+    var rest = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
+}
+
+/// Writes an ``ExecuteResponse`` in protobuf's wire format.
+///
+/// The data field is written straight from the JSON (``StructWireWriter``), the other fields by swift-protobuf; a
+/// decoder reads fields in any order, so the two are concatenated.
+struct ExecuteResponseSerializer: MessageSerializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: ExecuteResponse) throws -> Bytes {
+        var writer = StructWireWriter()
+        if !message.rest.errors.isEmpty || message.rest.hasExtensions {
+            do {
+                writer.prepend(try message.rest.serializedBytes() as [UInt8])
+            } catch {
+                throw RPCError(code: .internalError, message: "cannot serialize the response: \(error)")
+            }
+        }
+        if let data = message.data { writer.prependStruct(data, field: 1) }
+        return writer.withBytes { written in
+            var bytes = Bytes(repeating: 0, count: written.count)
+            bytes.withUnsafeMutableBytes { $0.copyMemory(from: written) }
+            return bytes
+        }
+    }
 }
 
 extension Google_Firebase_Dataconnect_V1_ExecuteQueryRequest: ExecuteRequestMessage {}
 extension Google_Firebase_Dataconnect_V1_ExecuteMutationRequest: ExecuteRequestMessage {}
-extension Google_Firebase_Dataconnect_V1_ExecuteQueryResponse: ExecuteResponseMessage {}
-extension Google_Firebase_Dataconnect_V1_ExecuteMutationResponse: ExecuteResponseMessage {}
