@@ -159,9 +159,7 @@ public struct DataConnectBackend: ContentBackend {
             let status = error?.status.map { " \($0)" } ?? ""
             let message =
                 error?.shownMessage(redactor: context.redactor)
-                ?? context.redactor.redact(
-                    String(decoding: response.body.prefix(200), as: UTF8.self)
-                        .split(separator: "\n").first.map(String.init) ?? "")
+                ?? GoogleAPIErrorBody.firstLine(of: response.body, redactor: context.redactor)
             // The GraphQL errors of `details` come last, after the hint, each on a line of its own.
             let details = error?.detailLines(redactor: context.redactor) ?? ""
             var hint = ""

@@ -228,9 +228,7 @@ public final class ContentClient: Sendable {
             let error = GoogleAPIErrorBody(parsed, httpStatus: response.status)
             let message =
                 error.map { $0.shownMessage(redactor: redactor) + $0.detailLines(redactor: redactor) }
-                ?? redactor.redact(
-                    String(decoding: response.body.prefix(200), as: UTF8.self).split(separator: "\n").first.map(
-                        String.init) ?? "")
+                ?? GoogleAPIErrorBody.firstLine(of: response.body, redactor: redactor)
             throw ContentClientError.httpStatus(
                 operation: operation, status: response.status, url: url, message: message)
         }

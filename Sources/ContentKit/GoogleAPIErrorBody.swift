@@ -40,8 +40,7 @@ package struct GoogleAPIErrorBody: Sendable, Equatable {
         }
         guard let message = fields["message"]?.stringValue, !message.isEmpty else { return nil }
         self.message = message
-        let names = Self.grpcStatuses.map(\.name)
-        if let status = fields["status"]?.stringValue, names.contains(status) {
+        if let status = fields["status"]?.stringValue, Self.grpcStatuses.contains(where: { $0.name == status }) {
             self.status = status
         } else if isFlat, case .number(let number)? = fields["code"], let code = Int(number.text),
             Self.grpcStatuses.indices.contains(code), Self.grpcStatuses[code].httpStatus == httpStatus
@@ -72,6 +71,18 @@ package struct GoogleAPIErrorBody: Sendable, Equatable {
     package func shownMessage(redactor: Redactor) -> String {
         let text = message.count > Self.messageLimit ? String(message.prefix(Self.messageLimit)) + "…" : message
         return redactor.redact(text)
+    }
+
+    /// What an error body that says nothing in either shape shows instead: its first line, from its first 200
+    /// bytes, secrets masked.
+    ///
+    /// - Parameters:
+    ///   - body: The response body.
+    ///   - redactor: Masks secrets.
+    /// - Returns: The line; empty for an empty body.
+    package static func firstLine(of body: some Collection<UInt8>, redactor: Redactor) -> String {
+        let head = String(decoding: body.prefix(200), as: UTF8.self)
+        return redactor.redact(head.split(separator: "\n").first.map(String.init) ?? "")
     }
 
     /// Each GraphQL error of `details` on a line of its own (`\n  path.to.field: message`), at most ``detailLimit``
