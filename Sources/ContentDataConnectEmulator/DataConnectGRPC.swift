@@ -70,9 +70,9 @@ struct DataConnectGRPCService: RegistrableRPCService {
         case .response(let document):
             var response = ExecuteResponse()
             if case .object(let data)? = document["data"] { response.data = data }
-            response.rest.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+            response.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
             if let extensions = document["extensions"] {
-                response.rest.extensions = ProtobufJSON.responseExtensions(extensions)
+                response.extensions = ProtobufJSON.responseExtensions(extensions)
             }
             return ServerResponse(message: response)
         }
@@ -347,26 +347,33 @@ protocol ExecuteRequestMessage: Sendable {
 }
 
 /// The answer of `ExecuteQuery` or `ExecuteMutation`, whose messages have the same fields under the same numbers
-/// (`data = 1`, `errors = 2`, `extensions = 3`): the data as the engine's JSON, the rest as the generated message.
+/// (`data = 1`, `errors = 2`, `extensions = 3`): the data as the engine's JSON, the rest as the generated types.
 struct ExecuteResponse: Sendable {
     /// The result's `data`, when it is an object; `nil` leaves the field unset.
     var data: JSONObject?
-    /// `errors` and `extensions`; its `data` stays unset.
-    var rest = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
+    var errors: [Google_Firebase_Dataconnect_V1_GraphqlError] = []
+    var extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions?
 }
 
 /// Writes an ``ExecuteResponse`` in protobuf's wire format.
 ///
-/// The data field is written straight from the JSON (``StructWireWriter``), the other fields by swift-protobuf; a
-/// decoder reads fields in any order, so the two are concatenated.
+/// The data field is written straight from the JSON (``StructWireWriter``), then `errors` and `extensions` by
+/// swift-protobuf from a message without data, so the fields come in number order, as swift-protobuf writes them,
+/// and `data` once.
 struct ExecuteResponseSerializer: MessageSerializer {
     func serialize<Bytes: GRPCContiguousBytes>(_ message: ExecuteResponse) throws -> Bytes {
         var writer = StructWireWriter()
-        if !message.rest.errors.isEmpty || message.rest.hasExtensions {
+        if !message.errors.isEmpty || message.extensions != nil {
+            var others = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
+            others.errors = message.errors
+            if let extensions = message.extensions { others.extensions = extensions }
             do {
-                writer.prepend(try message.rest.serializedBytes() as [UInt8])
+                writer.prepend(try others.serializedBytes() as [UInt8])
             } catch {
-                throw RPCError(code: .internalError, message: "cannot serialize the response: \(error)")
+                // As grpc-swift-protobuf's serializer words it, with the status of a fault of the server's own.
+                throw RPCError(
+                    code: .internalError, message: "Can't serialize message of type \(type(of: others)).",
+                    cause: error)
             }
         }
         if let data = message.data { writer.prependStruct(data, field: 1) }

@@ -4,9 +4,10 @@ public import ContentJSON
 /// from the JSON.
 ///
 /// A result's data reaches the gRPC API as a `Struct`. Building swift-protobuf's `Struct` for it (a map of `Value`s,
-/// each in storage of its own), then sizing every nested message and serializing it, took 8% of the server's CPU per
-/// `ExecuteQuery` (compare-grpc.sh, `perf record`); this writes the same bytes in one pass over the JSON. It writes
-/// back to front, so that a nested message's length is known when the length and tag before it are written.
+/// each in storage of its own), then sizing every nested message and serializing it, took 6.8% of the server's
+/// samples under `ExecuteQuery` (Benchmarks/README.md, "Data Connect over gRPC and over REST"); this writes the same
+/// bytes in one pass over the JSON. It writes back to front, so that a nested message's length is known when the
+/// length and tag before it are written.
 ///
 /// What it writes decodes as ``ProtobufJSON/structValue(_:)`` builds it: numbers as `number_value` doubles, `null` as
 /// `null_value`, a member name that repeats as repeated map entries, of which a decoder keeps the last, as the
@@ -55,7 +56,7 @@ public struct StructWireWriter {
     ///
     /// - Parameters:
     ///   - object: The JSON object.
-    ///   - field: The field's number in its message.
+    ///   - field: The field's number in its message, from 1 to 536,870,911 (2²⁹ − 1) as protobuf's are.
     public mutating func prependStruct(_ object: JSONObject, field: Int) {
         let end = count
         prependStructFields(object)

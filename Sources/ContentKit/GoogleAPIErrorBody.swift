@@ -73,16 +73,21 @@ package struct GoogleAPIErrorBody: Sendable, Equatable {
         return redactor.redact(text)
     }
 
-    /// What an error body that says nothing in either shape shows instead: its first line, from its first 200
-    /// bytes, secrets masked.
+    /// What an error body that says nothing in either shape shows instead: its first line that is not empty, from
+    /// its first 200 bytes, without a CRLF's carriage return, secrets masked.
     ///
     /// - Parameters:
     ///   - body: The response body.
     ///   - redactor: Masks secrets.
     /// - Returns: The line; empty for an empty body.
     package static func firstLine(of body: some Collection<UInt8>, redactor: Redactor) -> String {
-        let head = String(decoding: body.prefix(200), as: UTF8.self)
-        return redactor.redact(head.split(separator: "\n").first.map(String.init) ?? "")
+        // Split on the byte: Swift's "\r\n" is one Character, which a split on "\n" does not cut.
+        let line = body.prefix(200).split(separator: UInt8(ascii: "\n")).first {
+            !$0.elementsEqual([UInt8(ascii: "\r")])
+        }
+        var text = line.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if text.hasSuffix("\r") { text.removeLast() }
+        return redactor.redact(text)
     }
 
     /// Each GraphQL error of `details` on a line of its own (`\n  path.to.field: message`), at most ``detailLimit``

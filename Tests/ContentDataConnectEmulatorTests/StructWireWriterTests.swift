@@ -37,7 +37,32 @@ struct StructWireWriterTests {
         let response = try decoded(object)
         #expect(response.hasData)
         #expect(response.data == ProtobufJSON.structValue(object))
-        #expect(try ProtobufJSON.object(response.data) == ProtobufJSON.object(ProtobufJSON.structValue(object)))
+    }
+
+    @Test func theBytesAreSwiftProtobufsForMembersInKeyOrder() throws {
+        // swift-protobuf writes a map in key order when asked for deterministic output, and a oneof member even
+        // when it holds its default, as the writer does: for sorted, unique keys the bytes are the same.
+        let object: JSONObject = [
+            "a": .null, "b": .bool(false), "c": .number(JSONNumber(0)), "d": .number(JSONNumber(text: "-0")),
+            "e": .string(""), "f": .array([.object([:]), .array([])]), "g": .object(["h": .number(JSONNumber(-1))]),
+        ]
+        var writer = StructWireWriter()
+        writer.prependStruct(object, field: 1)
+        var expected = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
+        expected.data = ProtobufJSON.structValue(object)
+        var options = BinaryEncodingOptions()
+        options.useDeterministicOrdering = true
+        #expect(writer.withBytes { [UInt8]($0) } == (try expected.serializedBytes(options: options) as [UInt8]))
+    }
+
+    @Test func aFieldNumberOf16OrMoreTakesATwoByteTag() throws {
+        // Field 16, wire type 2: the varint 130, two bytes. Then the length (9) and the one entry: its tag and length,
+        // the key (tag, length, "k") and the value (tag, length, and bool_value's tag and 1).
+        var writer = StructWireWriter()
+        writer.prependStruct(["k": .bool(true)], field: 16)
+        let bytes = writer.withBytes { [UInt8]($0) }
+        #expect(bytes.prefix(2) == [0x82, 0x01])
+        #expect(bytes == [0x82, 0x01, 9, 0x0A, 7, 0x0A, 1, UInt8(ascii: "k"), 0x12, 2, 0x20, 1])
     }
 
     @Test func anEmptyObjectIsAnEmptyStructThatIsSet() throws {
@@ -54,8 +79,8 @@ struct StructWireWriterTests {
     }
 
     @Test func lengthsOfSeveralVarintBytesAndGrowingPastTheBuffer() throws {
-        // 127 and 128 bytes straddle a one-byte length; 20,000 and 3,000,000 need three and four bytes, and each
-        // outgrows the 16-byte buffer the writer starts with here.
+        // 127 and 128 bytes straddle one and two bytes of length, 16,383 and 16,384 two and three, and 3,000,000
+        // needs four; the writer starts with 16 bytes here, so it grows several times on the way.
         var object = JSONObject()
         for length in [127, 128, 16_383, 16_384, 20_000, 3_000_000] {
             object["s\(length)"] = .string(String(repeating: "x", count: length))
@@ -92,14 +117,14 @@ struct StructWireWriterTests {
         ])
         var answer = ExecuteResponse()
         answer.data = document["data"]?.objectValue
-        answer.rest.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
-        answer.rest.extensions = try #require(document["extensions"].map(ProtobufJSON.responseExtensions))
+        answer.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+        answer.extensions = document["extensions"].map(ProtobufJSON.responseExtensions)
         let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
 
         var expected = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
         expected.data = ProtobufJSON.structValue(try #require(answer.data))
-        expected.errors = answer.rest.errors
-        expected.extensions = answer.rest.extensions
+        expected.errors = answer.errors
+        expected.extensions = try #require(answer.extensions)
         #expect(try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes) == expected)
         // ExecuteMutationResponse has the same fields under the same numbers.
         let mutation = try Google_Firebase_Dataconnect_V1_ExecuteMutationResponse(serializedBytes: bytes)
@@ -107,9 +132,39 @@ struct StructWireWriterTests {
         #expect(mutation.extensions == expected.extensions)
     }
 
+    @Test func extensionsWithoutErrorsAreWritten() throws {
+        // The usual answer of a query: data and the entities it read, no errors.
+        var answer = ExecuteResponse()
+        answer.data = ["movies": .array([])]
+        answer.extensions = ProtobufJSON.responseExtensions(
+            .object([
+                "dataConnect": .array([
+                    .object(["path": .array([.string("movies")]), "entityIds": .array([]), "action": .string("LIST")])
+                ])
+            ]))
+        let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
+        let decoded = try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes)
+        #expect(decoded.hasExtensions && decoded.extensions == answer.extensions)
+        #expect(decoded.data == ProtobufJSON.structValue(["movies": .array([])]))
+        #expect(decoded.errors.isEmpty)
+    }
+
+    @Test func errorsLongerThanTheWritersBufferAreWritten() throws {
+        var answer = ExecuteResponse()
+        answer.data = ["a": .string(String(repeating: "d", count: 700))]
+        answer.errors = (0..<50).map { index in
+            ProtobufJSON.graphQLError(
+                .object(["message": .string("error \(index) " + String(repeating: "e", count: 40))]))
+        }
+        let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
+        let decoded = try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes)
+        #expect(decoded.errors == answer.errors)
+        #expect(decoded.data == ProtobufJSON.structValue(try #require(answer.data)))
+    }
+
     @Test func noDataLeavesTheFieldUnset() throws {
         var answer = ExecuteResponse()
-        answer.rest.errors = [ProtobufJSON.graphQLError(.object(["message": .string("failed")]))]
+        answer.errors = [ProtobufJSON.graphQLError(.object(["message": .string("failed")]))]
         let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
         let decoded = try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes)
         #expect(!decoded.hasData)
