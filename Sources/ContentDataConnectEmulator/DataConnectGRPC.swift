@@ -1,6 +1,7 @@
 internal import ContentDataConnect
 internal import ContentDataConnectWire
 public import ContentEmulator
+internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
 internal import GRPCCore
@@ -68,11 +69,14 @@ struct DataConnectGRPCService: RegistrableRPCService {
         case .failure(let failure):
             throw RPCError(code: Self.code(failure.status), message: failure.message)
         case .response(let document):
-            var response = ExecuteResponse()
-            if case .object(let data)? = document["data"] { response.data = data }
-            response.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
-            if let extensions = document["extensions"] {
-                response.extensions = ProtobufJSON.responseExtensions(extensions)
+            let response = try ExecuteResponse(
+                data: document["data"]?.objectValue,
+                errors: (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError),
+                extensions: document["extensions"].map(ProtobufJSON.responseExtensions))
+            GraphQLExecution.releaseMemory(afterResponseOf: response.byteCount)
+            // The limit REST holds its bodies to, on the bytes this API sends, with its status.
+            if let oversized = GraphQLExecution.oversized(response.byteCount, limits: engine.limits) {
+                throw RPCError(code: .resourceExhausted, message: oversized)
             }
             return ServerResponse(message: response)
         }
@@ -346,29 +350,33 @@ protocol ExecuteRequestMessage: Sendable {
     var hasVariables: Bool { get }
 }
 
-/// The answer of `ExecuteQuery` or `ExecuteMutation`, whose messages have the same fields under the same numbers
-/// (`data = 1`, `errors = 2`, `extensions = 3`): the data as the engine's JSON, the rest as the generated types.
-struct ExecuteResponse: Sendable {
-    /// The result's `data`, when it is an object; `nil` leaves the field unset.
-    var data: JSONObject?
-    var errors: [Google_Firebase_Dataconnect_V1_GraphqlError] = []
-    var extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions?
-}
-
-/// Writes an ``ExecuteResponse`` in protobuf's wire format.
+/// The answer of `ExecuteQuery` or `ExecuteMutation` in protobuf's wire format, written before it is sent so that its
+/// size can be held to the server's limit.
 ///
-/// The data field is written straight from the JSON (``StructWireWriter``), then `errors` and `extensions` by
-/// swift-protobuf from a message without data, so the fields come in number order, as swift-protobuf writes them,
-/// and `data` once.
-struct ExecuteResponseSerializer: MessageSerializer {
-    func serialize<Bytes: GRPCContiguousBytes>(_ message: ExecuteResponse) throws -> Bytes {
-        var writer = StructWireWriter()
-        if !message.errors.isEmpty || message.extensions != nil {
+/// The two methods' messages have the same fields under the same numbers (`data = 1`, `errors = 2`,
+/// `extensions = 3`). The data field is written straight from the engine's JSON (``StructWireWriter``), then `errors`
+/// and `extensions` by swift-protobuf from a message without data, so the fields come in number order, as
+/// swift-protobuf writes them, and `data` once.
+struct ExecuteResponse: Sendable {
+    private var wire = StructWireWriter()
+
+    /// Writes an answer.
+    ///
+    /// - Parameters:
+    ///   - data: The result's `data`, when it is an object; `nil` leaves the field unset.
+    ///   - errors: The GraphQL errors.
+    ///   - extensions: The entities read or written; `nil` leaves the field unset.
+    /// - Throws: `INTERNAL` when swift-protobuf cannot write `errors` or `extensions`.
+    init(
+        data: JSONObject?, errors: [Google_Firebase_Dataconnect_V1_GraphqlError],
+        extensions: Google_Firebase_Dataconnect_V1_GraphqlResponseExtensions?
+    ) throws(RPCError) {
+        if !errors.isEmpty || extensions != nil {
             var others = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
-            others.errors = message.errors
-            if let extensions = message.extensions { others.extensions = extensions }
+            others.errors = errors
+            if let extensions { others.extensions = extensions }
             do {
-                writer.prepend(try others.serializedBytes() as [UInt8])
+                wire.prepend(try others.serializedBytes() as [UInt8])
             } catch {
                 // As grpc-swift-protobuf's serializer words it, with the status of a fault of the server's own.
                 throw RPCError(
@@ -376,8 +384,22 @@ struct ExecuteResponseSerializer: MessageSerializer {
                     cause: error)
             }
         }
-        if let data = message.data { writer.prependStruct(data, field: 1) }
-        return writer.withBytes { written in
+        if let data { wire.prependStruct(data, field: 1) }
+    }
+
+    /// The message's size in bytes.
+    var byteCount: Int { wire.count }
+
+    /// Calls `body` with the message's bytes.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try wire.withBytes(body)
+    }
+}
+
+/// Hands an ``ExecuteResponse``'s bytes, written already, to the transport.
+struct ExecuteResponseSerializer: MessageSerializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: ExecuteResponse) throws -> Bytes {
+        message.withBytes { written in
             var bytes = Bytes(repeating: 0, count: written.count)
             bytes.withUnsafeMutableBytes { $0.copyMemory(from: written) }
             return bytes

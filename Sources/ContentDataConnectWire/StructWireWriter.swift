@@ -12,7 +12,7 @@ public import ContentJSON
 /// What it writes decodes as ``ProtobufJSON/structValue(_:)`` builds it: numbers as `number_value` doubles, `null` as
 /// `null_value`, a member name that repeats as repeated map entries, of which a decoder keeps the last, as the
 /// dictionary does.
-public struct StructWireWriter {
+public struct StructWireWriter: Sendable {
     /// The bytes written, from `start` to the end; the front of the buffer is free space.
     private var storage: [UInt8]
     private var start: Int

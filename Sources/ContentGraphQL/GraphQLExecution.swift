@@ -77,7 +77,7 @@ package enum GraphQLExecution {
     /// few milliseconds against the tens such a response took.
     ///
     /// - Parameter size: The response body's size in bytes.
-    static func releaseMemory(afterResponseOf size: Int) {
+    package static func releaseMemory(afterResponseOf size: Int) {
         #if canImport(Glibc)
             if size >= 256 << 10, let trim = mallocTrim { _ = trim(0) }
         #endif

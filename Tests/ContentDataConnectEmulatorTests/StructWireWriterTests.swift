@@ -115,16 +115,17 @@ struct StructWireWriterTests {
                 ])
             ]),
         ])
-        var answer = ExecuteResponse()
-        answer.data = document["data"]?.objectValue
-        answer.errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
-        answer.extensions = document["extensions"].map(ProtobufJSON.responseExtensions)
+        let data = try #require(document["data"]?.objectValue)
+        let errors = (document["errors"]?.arrayValue ?? []).map(ProtobufJSON.graphQLError)
+        let extensions = try #require(document["extensions"].map(ProtobufJSON.responseExtensions))
+        let answer = try ExecuteResponse(data: data, errors: errors, extensions: extensions)
         let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
+        #expect(bytes.count == answer.byteCount)
 
         var expected = Google_Firebase_Dataconnect_V1_ExecuteQueryResponse()
-        expected.data = ProtobufJSON.structValue(try #require(answer.data))
-        expected.errors = answer.errors
-        expected.extensions = try #require(answer.extensions)
+        expected.data = ProtobufJSON.structValue(data)
+        expected.errors = errors
+        expected.extensions = extensions
         #expect(try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes) == expected)
         // ExecuteMutationResponse has the same fields under the same numbers.
         let mutation = try Google_Firebase_Dataconnect_V1_ExecuteMutationResponse(serializedBytes: bytes)
@@ -134,43 +135,43 @@ struct StructWireWriterTests {
 
     @Test func extensionsWithoutErrorsAreWritten() throws {
         // The usual answer of a query: data and the entities it read, no errors.
-        var answer = ExecuteResponse()
-        answer.data = ["movies": .array([])]
-        answer.extensions = ProtobufJSON.responseExtensions(
+        let extensions = ProtobufJSON.responseExtensions(
             .object([
                 "dataConnect": .array([
                     .object(["path": .array([.string("movies")]), "entityIds": .array([]), "action": .string("LIST")])
                 ])
             ]))
+        let answer = try ExecuteResponse(data: ["movies": .array([])], errors: [], extensions: extensions)
         let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
         let decoded = try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes)
-        #expect(decoded.hasExtensions && decoded.extensions == answer.extensions)
+        #expect(decoded.hasExtensions && decoded.extensions == extensions)
         #expect(decoded.data == ProtobufJSON.structValue(["movies": .array([])]))
         #expect(decoded.errors.isEmpty)
     }
 
     @Test func errorsLongerThanTheWritersBufferAreWritten() throws {
-        var answer = ExecuteResponse()
-        answer.data = ["a": .string(String(repeating: "d", count: 700))]
-        answer.errors = (0..<50).map { index in
+        let data: JSONObject = ["a": .string(String(repeating: "d", count: 700))]
+        let errors = (0..<50).map { index in
             ProtobufJSON.graphQLError(
                 .object(["message": .string("error \(index) " + String(repeating: "e", count: 40))]))
         }
+        let answer = try ExecuteResponse(data: data, errors: errors, extensions: nil)
         let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
         let decoded = try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes)
-        #expect(decoded.errors == answer.errors)
-        #expect(decoded.data == ProtobufJSON.structValue(try #require(answer.data)))
+        #expect(decoded.errors == errors)
+        #expect(decoded.data == ProtobufJSON.structValue(data))
     }
 
     @Test func noDataLeavesTheFieldUnset() throws {
-        var answer = ExecuteResponse()
-        answer.errors = [ProtobufJSON.graphQLError(.object(["message": .string("failed")]))]
+        let answer = try ExecuteResponse(
+            data: nil, errors: [ProtobufJSON.graphQLError(.object(["message": .string("failed")]))], extensions: nil)
         let bytes: [UInt8] = try ExecuteResponseSerializer().serialize(answer)
         let decoded = try Google_Firebase_Dataconnect_V1_ExecuteQueryResponse(serializedBytes: bytes)
         #expect(!decoded.hasData)
         #expect(decoded.errors.map(\.message) == ["failed"])
         // Nothing at all is an empty message, as swift-protobuf writes it.
-        let empty: [UInt8] = try ExecuteResponseSerializer().serialize(ExecuteResponse())
+        let empty: [UInt8] = try ExecuteResponseSerializer().serialize(
+            ExecuteResponse(data: nil, errors: [], extensions: nil))
         #expect(empty.isEmpty)
     }
 }

@@ -129,6 +129,31 @@ struct DataConnectGRPCEndToEndTests {
         }
     }
 
+    /// `content serve --limit response-bytes=N` holds gRPC answers to the limit as it holds REST bodies, with gRPC's
+    /// status for a message too large, and still answers those within it.
+    @Test func anAnswerPastTheResponseLimitIsRefusedOnBothAPIs() throws {
+        try ContentProcess.withServices(["--limit", "response-bytes=400"]) { services in
+            let base = try #require(services["dataconnect"])
+            let target = String(base.dropFirst("http://".count))
+            guard let scenarios = try Self.runPeer(target: target, transport: "response-limit") else { return }
+            // Three movies with their entity ids are over 400 bytes on both APIs.
+            let large = try #require(scenarios["large"])
+            let grpc = try #require(large["grpc"] as? [String: Any])
+            #expect(grpc["code"] as? String == "RESOURCE_EXHAUSTED", "\(grpc)")
+            let message = try #require(grpc["message"] as? String)
+            #expect(message.contains("at most 400 are allowed") && message.contains("response-bytes"), "\(message)")
+            let rest = try #require(large["rest"] as? [String: Any])
+            let error = (rest["body"] as? [String: Any])?["error"] as? [String: Any]
+            #expect(rest["status"] as? Int == 429 && error?["status"] as? String == "RESOURCE_EXHAUSTED", "\(rest)")
+            // A genre without movies is a small answer: served on both.
+            let small = try #require(scenarios["small"])
+            let served = try #require(small["grpc"] as? [String: Any])
+            #expect(served["code"] as? String == "OK", "\(served)")
+            #expect(((served["data"] as? [String: Any])?["movies"] as? [Any])?.isEmpty == true, "\(served)")
+            #expect((small["rest"] as? [String: Any])?["status"] as? Int == 200)
+        }
+    }
+
     /// Queries with `@refresh`, added to a copy of the sample connector.
     static let realtimeOperations = """
         # Genres, polled every second.
