@@ -1,6 +1,7 @@
 internal import ContentCore
 internal import ContentDataConnect
 internal import ContentDataConnectWire
+internal import ContentGraphQL
 internal import ContentJSON
 internal import Foundation
 internal import GRPCCore
@@ -216,7 +217,13 @@ actor StreamSession {
             if always { await refuse(id: id, code: DataConnectGRPCService.code(failure.status), failure.message) }
             return
         }
-        let etag = Self.etag(body)
+        let etag: String
+        switch Self.etag(body, limits: engine.limits) {
+        case .success(let hash): etag = hash
+        case .failure(let oversized):
+            if always { await refuse(id: id, code: .resourceExhausted, oversized.message) }
+            return
+        }
         let clientHas = held.map { !$0.isEmpty && $0 == etag } ?? (subscriptions[id]?.etag == etag)
         subscriptions[id]?.etag = etag
         if !clientHas {
@@ -240,7 +247,10 @@ actor StreamSession {
             connector: connector, operationName: request.operationName, kind: kind, variables: variables, auth: auth)
         switch outcome {
         case .response(let body):
-            await send(Self.response(body, id: id, etag: Self.etag(body)))
+            switch Self.etag(body, limits: engine.limits) {
+            case .success(let etag): await send(Self.response(body, id: id, etag: etag))
+            case .failure(let oversized): await refuse(id: id, code: .resourceExhausted, oversized.message)
+            }
         case .failure(let failure):
             await refuse(id: id, code: DataConnectGRPCService.code(failure.status), failure.message)
         }
@@ -292,7 +302,13 @@ actor StreamSession {
             return
         }
         subscriptions.removeValue(forKey: id)?.poll?.cancel()
-        let etag = Self.etag(body)
+        let etag: String
+        switch Self.etag(body, limits: engine.limits) {
+        case .success(let hash): etag = hash
+        case .failure(let oversized):
+            await refuse(id: id, code: .resourceExhausted, oversized.message, cancel: true)
+            return
+        }
         subscription.etag = etag
         if let every = subscription.policy.every {
             subscription.poll = Task { [weak self] in
@@ -353,8 +369,9 @@ actor StreamSession {
         return response
     }
 
-    /// The result's identity: a hash of its data and errors as sent.
-    static func etag(_ body: JSONValue) -> String {
-        StableHash.hex(String(decoding: body.serialized(), as: UTF8.self))
+    /// The result's identity, a hash of its JSON, or what to answer instead when that JSON is past the server's
+    /// `response-bytes` limit, as REST answers such a body.
+    static func etag(_ body: JSONValue, limits: GraphQLLimits) -> Result<String, GraphQLExecution.OversizedResponse> {
+        GraphQLExecution.responseBytes(body, limits: limits).map { StableHash.hex(String(decoding: $0, as: UTF8.self)) }
     }
 }
