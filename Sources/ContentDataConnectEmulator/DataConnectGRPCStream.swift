@@ -217,13 +217,7 @@ actor StreamSession {
             if always { await refuse(id: id, code: DataConnectGRPCService.code(failure.status), failure.message) }
             return
         }
-        let etag: String
-        switch Self.etag(body, limits: engine.limits) {
-        case .success(let hash): etag = hash
-        case .failure(let oversized):
-            if always { await refuse(id: id, code: .resourceExhausted, oversized.message) }
-            return
-        }
+        guard let etag = await etag(of: body, id: id, refusing: always) else { return }
         let clientHas = held.map { !$0.isEmpty && $0 == etag } ?? (subscriptions[id]?.etag == etag)
         subscriptions[id]?.etag = etag
         if !clientHas {
@@ -247,9 +241,8 @@ actor StreamSession {
             connector: connector, operationName: request.operationName, kind: kind, variables: variables, auth: auth)
         switch outcome {
         case .response(let body):
-            switch Self.etag(body, limits: engine.limits) {
-            case .success(let etag): await send(Self.response(body, id: id, etag: etag))
-            case .failure(let oversized): await refuse(id: id, code: .resourceExhausted, oversized.message)
+            if let etag = await etag(of: body, id: id, refusing: true) {
+                await send(Self.response(body, id: id, etag: etag))
             }
         case .failure(let failure):
             await refuse(id: id, code: DataConnectGRPCService.code(failure.status), failure.message)
@@ -302,13 +295,7 @@ actor StreamSession {
             return
         }
         subscriptions.removeValue(forKey: id)?.poll?.cancel()
-        let etag: String
-        switch Self.etag(body, limits: engine.limits) {
-        case .success(let hash): etag = hash
-        case .failure(let oversized):
-            await refuse(id: id, code: .resourceExhausted, oversized.message, cancel: true)
-            return
-        }
+        guard let etag = await etag(of: body, id: id, refusing: true, cancel: true) else { return }
         subscription.etag = etag
         if let every = subscription.policy.every {
             subscription.poll = Task { [weak self] in
@@ -367,6 +354,18 @@ actor StreamSession {
         if let extensions = body["extensions"] { response.extensions = ProtobufJSON.responseExtensions(extensions) }
         response.dataEtag = etag
         return response
+    }
+
+    /// A result's etag, or `nil` when its JSON is past the server's `response-bytes` limit, after answering
+    /// `RESOURCE_EXHAUSTED` with the limit's message when `refusing`.
+    private func etag(of body: JSONValue, id: String, refusing: Bool, cancel: Bool = false) async -> String? {
+        switch Self.etag(body, limits: engine.limits) {
+        case .success(let etag):
+            return etag
+        case .failure(let oversized):
+            if refusing { await refuse(id: id, code: .resourceExhausted, oversized.message, cancel: cancel) }
+            return nil
+        }
     }
 
     /// The result's identity, a hash of its JSON, or what to answer instead when that JSON is past the server's
